@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * xcodec: byte codecs tuned for x64 and Arm64.
+ *
+ *   - zstd frames interchangeable with libzstd's (RFC 8878),
+ *   - CRC32C (Castagnoli),
+ *   - the Internet checksum (RFC 1071, RFC 1624).
+ *
+ * Conventions used throughout this header:
+ *
+ *   - Functions that return a size return a size_t.  Such a result is either
+ *     a valid size or an error code; test it with xc_is_error(), name it with
+ *     xc_error_name(), and turn it into a stable enum with xc_error_code().
+ *   - Handles are opaque.  Each handle type has a _new() and a _free()
+ *     function; _free(NULL) does nothing.
+ *   - The library never aborts, exits or prints.  It keeps no mutable global
+ *     state after its start-up CPU detection, so every function may be called
+ *     from any thread; a handle may not be used by two threads at once unless
+ *     its paragraph says it may.
+ *   - Buffers passed in remain owned by the caller.
+ */
+#ifndef XCODEC_H
+#define XCODEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(XCODEC_SHARED_BUILD)
+#  define XC_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(XCODEC_SHARED)
+#  define XC_API __declspec(dllimport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#  define XC_API __attribute__((visibility("default")))
+#else
+#  define XC_API
+#endif
+
+/* ======================================================================== */
+/*  Version                                                                 */
+/* ======================================================================== */
+
+#define XC_VERSION_MAJOR 0
+#define XC_VERSION_MINOR 1
+#define XC_VERSION_PATCH 0
+#define XC_VERSION_NUMBER \
+    (XC_VERSION_MAJOR * 10000 + XC_VERSION_MINOR * 100 + XC_VERSION_PATCH)
+
+/*
+ * xc_version() returns the version of the library that is linked, as
+ * MAJOR * 10000 + MINOR * 100 + PATCH; compare it with XC_VERSION_NUMBER to
+ * detect a header/library mismatch.  xc_version_string() returns the same as
+ * "MAJOR.MINOR.PATCH", a static string.  Both are thread-safe.
+ */
+XC_API unsigned xc_version(void);
+XC_API const char *xc_version_string(void);
+
+/* ======================================================================== */
+/*  Errors                                                                  */
+/* ======================================================================== */
+
+/*
+ * The error codes.  Values are part of the ABI: they are never renumbered,
+ * and new codes are only ever appended.
+ */
+enum xc_error {
+    XC_OK = 0,
+    XC_ERROR_GENERIC = 1,             /* an error with no better name */
+    XC_ERROR_CORRUPT = 2,             /* the input is not valid data */
+    XC_ERROR_TRUNCATED = 3,           /* the input ends before the data does */
+    XC_ERROR_DST_TOO_SMALL = 4,       /* the destination cannot hold the result */
+    XC_ERROR_CHECKSUM = 5,            /* a content checksum does not match */
+    XC_ERROR_WINDOW_TOO_LARGE = 6,    /* frame window above the configured limit */
+    XC_ERROR_DICT_MISMATCH = 7,       /* frame wants another dictionary than the loaded one */
+    XC_ERROR_DICT_MISSING = 8,        /* frame wants a dictionary and none is loaded */
+    XC_ERROR_DICT_CORRUPT = 9,        /* a dictionary is not valid */
+    XC_ERROR_UNKNOWN_MAGIC = 10,      /* the input does not start with a known frame magic */
+    XC_ERROR_BAD_PARAMETER = 11,      /* an argument or parameter value is out of range */
+    XC_ERROR_OUT_OF_MEMORY = 12,      /* an allocation failed */
+    XC_ERROR_UNSUPPORTED = 13,        /* a valid feature this build does not support */
+    XC_ERROR_STAGE_WRONG = 14,        /* the call is not allowed in the handle's current state */
+    XC_ERROR_SRC_SIZE_WRONG = 15,     /* the input size differs from the size announced */
+    XC_ERROR_TOO_FEW_SAMPLES = 16,    /* dictionary training: not enough samples */
+    XC_ERROR_SAMPLES_TOO_SMALL = 17,  /* dictionary training: not enough sample bytes */
+    XC_ERROR_FRAME_HEADER = 18,       /* a frame header uses reserved bits or values */
+    XC_ERROR__COUNT                   /* not an error: the number of codes */
+};
+
+/*
+ * xc_is_error() returns 1 when a size_t result of this library is an error
+ * code, 0 when it is a valid size.  Error codes are the values -1 .. -99 as
+ * size_t, so no valid size is ever mistaken for one.
+ */
+XC_API int xc_is_error(size_t result);
+
+/*
+ * xc_error_code() returns the enum xc_error carried by a result, or XC_OK
+ * when the result is not an error.
+ */
+XC_API enum xc_error xc_error_code(size_t result);
+
+/*
+ * xc_error_name() returns a stable, static, human-readable name for the
+ * error carried by a result ("no error" when it is not an error).
+ * xc_error_string() does the same for an enum value; an unknown value gives
+ * "unknown error".  Both are thread-safe.
+ */
+XC_API const char *xc_error_name(size_t result);
+XC_API const char *xc_error_string(enum xc_error code);
+
+/* ======================================================================== */
+/*  CPU capabilities and dispatch                                           */
+/* ======================================================================== */
+
+/*
+ * The library detects the CPU once, before first use, and picks one variant
+ * of each hot kernel.  The environment variable XC_CPUCAP, read at that
+ * moment, caps the tier: "portable"; on x64 "sse42", "pclmul", "avx2",
+ * "avx512"; on Arm64 "crc", "pmull", "sha3".  Each tier includes the ones
+ * before it.  A cap above what the CPU has gives what the CPU has; an unknown
+ * value is ignored (and named by xc_cpucap_describe()).
+ */
+
+/*
+ * xc_cpucap_describe() returns a static string naming the architecture, the
+ * features detected, the tier in force and the cap requested, for example
+ * "arch=x64 features=sse42,pclmul,avx2,bmi2,avx512,vpclmul tier=avx512 cap=none".
+ * Thread-safe.
+ */
+XC_API const char *xc_cpucap_describe(void);
+
+/*
+ * xc_cpucap_tier() returns the name of the tier in force ("portable",
+ * "avx2", ...), a static string.  Thread-safe.
+ */
+XC_API const char *xc_cpucap_tier(void);
+
+/*
+ * xc_impl_name() returns the name of the variant in use for a kernel:
+ * "crc32c", "inet", "zstd_decode" or "zstd_encode" give strings such as
+ * "x64-avx512", "arm64-pmull" or "portable".  An unknown kernel name, or
+ * NULL, gives NULL.  Thread-safe.
+ */
+XC_API const char *xc_impl_name(const char *kernel);
+
+/* ======================================================================== */
+/*  CRC32C (Castagnoli)                                                     */
+/* ======================================================================== */
+
+/*
+ * xc_crc32c() extends a CRC32C over len bytes at data and returns it.  Start
+ * with crc = 0; the result of one call is the crc argument of the next, so
+ * data may be fed in any number of pieces: xc_crc32c(0, "123456789", 9) is
+ * 0xE3069283.  This is the reflected polynomial 0x82F63B78 with the usual
+ * pre- and post-inversion already applied (as in iSCSI, ext4, SCTP).  data may
+ * be NULL when len is 0; any alignment and length.  Thread-safe.
+ */
+XC_API uint32_t xc_crc32c(uint32_t crc, const void *data, size_t len);
+
+/*
+ * xc_crc32c_combine() returns the CRC32C of A followed by B, given the
+ * CRC32C of A (crc_a), of B (crc_b, computed from 0) and B's length in bytes.
+ * It runs in O(log len_b) time without touching the data.  Thread-safe.
+ */
+XC_API uint32_t xc_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
+
+/*
+ * xc_crc32c_mask() applies the masking that LevelDB, RocksDB and the Snappy
+ * framing format store in place of a raw CRC32C (rotate right by 15 bits,
+ * then add 0xa282ead8); xc_crc32c_unmask() undoes it.  Thread-safe.
+ */
+XC_API uint32_t xc_crc32c_mask(uint32_t crc);
+XC_API uint32_t xc_crc32c_unmask(uint32_t masked);
+
+/* ======================================================================== */
+/*  Internet checksum (RFC 1071, RFC 1624)                                  */
+/* ======================================================================== */
+
+/*
+ * All values here are host integers.  The checksum field of a packet holds
+ * the big-endian bytes of the uint16_t these functions return.
+ *
+ * Writing an IPv4 header checksum (hdr points at the 20-byte header, whose
+ * checksum field, bytes 10..11, is zero):
+ *
+ *     uint16_t c = xc_inet_checksum(hdr, 20);
+ *     hdr[10] = (uint8_t)(c >> 8);
+ *     hdr[11] = (uint8_t)c;
+ *
+ * A UDP checksum over the IPv4 pseudo-header, then the UDP header and
+ * payload (udp points at them, its checksum field zero, udp_len bytes):
+ *
+ *     uint8_t pseudo[12];          // src addr, dst addr, 0, 17, udp_len (BE)
+ *     ...fill pseudo...
+ *     uint32_t s = xc_inet_sum(0, pseudo, 12);
+ *     s = xc_inet_sum(s, udp, udp_len);
+ *     uint16_t c = xc_inet_fold(s);
+ *     if (c == 0) c = 0xFFFF;      // RFC 768: zero means "no checksum"
+ *     udp[6] = (uint8_t)(c >> 8);
+ *     udp[7] = (uint8_t)c;
+ *
+ * A received header is valid when xc_inet_checksum() over it, checksum field
+ * included, returns 0.
+ */
+
+/*
+ * xc_inet_sum() adds len bytes at data, read as 16-bit big-endian words (an
+ * odd last byte is padded with a zero byte), to the partial sum `sum` and
+ * returns the new partial sum: a 32-bit ones'-complement accumulator, neither
+ * folded to 16 bits nor complemented.  Start with 0.  The piece boundaries
+ * must fall on even offsets for sums to chain directly; for any boundary use
+ * xc_inet_combine().  data may be NULL when len is 0; any alignment and
+ * length.  Thread-safe.
+ */
+XC_API uint32_t xc_inet_sum(uint32_t sum, const void *data, size_t len);
+
+/*
+ * xc_inet_combine() returns the partial sum of A followed by B from the
+ * partial sum of A, that of B (computed from 0) and A's length.  When len_a
+ * is odd, B's bytes sit at odd offsets of the whole, so B's sum is
+ * byte-swapped before it is added (RFC 1071 section 2(B)).  Thread-safe.
+ */
+XC_API uint32_t xc_inet_combine(uint32_t sum_a, uint32_t sum_b, size_t len_a);
+
+/*
+ * xc_inet_fold() folds a partial sum to 16 bits with end-around carries and
+ * complements it: the value of a checksum field.  Thread-safe.
+ */
+XC_API uint16_t xc_inet_fold(uint32_t sum);
+
+/*
+ * xc_inet_checksum() is xc_inet_fold(xc_inet_sum(0, data, len)).
+ * Thread-safe.
+ */
+XC_API uint16_t xc_inet_checksum(const void *data, size_t len);
+
+/*
+ * xc_inet_update() returns the new checksum field after one aligned 16-bit
+ * word of the covered data changed from old_word to new_word, without
+ * re-reading the data: RFC 1624 equation 3, HC' = ~(~HC + ~m + m').
+ * Thread-safe.
+ */
+XC_API uint16_t xc_inet_update(uint16_t check, uint16_t old_word, uint16_t new_word);
+
+/* ======================================================================== */
+/*  zstd: shared types                                                      */
+/* ======================================================================== */
+
+/* Input and output windows of the streaming functions.  The library reads
+ * src[pos..size) and writes dst[pos..size), and advances pos by what it
+ * consumed or produced. */
+typedef struct {
+    const void *src;
+    size_t size;
+    size_t pos;
+} xc_in_buffer;
+
+typedef struct {
+    void *dst;
+    size_t size;
+    size_t pos;
+} xc_out_buffer;
+
+#define XC_ZSTD_MAGIC 0xFD2FB528u
+#define XC_ZSTD_MAGIC_DICTIONARY 0xEC30A437u
+#define XC_ZSTD_MAGIC_SKIPPABLE_START 0x184D2A50u
+#define XC_ZSTD_MAGIC_SKIPPABLE_MASK 0xFFFFFFF0u
+#define XC_ZSTD_BLOCK_SIZE_MAX (128u * 1024u)
+#define XC_ZSTD_WINDOW_LOG_MIN 10
+#define XC_ZSTD_WINDOW_LOG_MAX 31
+#define XC_ZSTD_WINDOW_LOG_LIMIT_DEFAULT 27
+
+/* ======================================================================== */
+/*  zstd: decompression                                                     */
+/* ======================================================================== */
+
+typedef struct xc_zstd_dctx_s xc_zstd_dctx;
+typedef struct xc_zstd_ddict_s xc_zstd_ddict;
+
+#define XC_ZSTD_CONTENTSIZE_UNKNOWN (0ULL - 1)
+#define XC_ZSTD_CONTENTSIZE_ERROR (0ULL - 2)
+
+/*
+ * xc_zstd_decompress() decodes every frame in src[0..src_size) (zstd frames
+ * one after another, skippable frames skipped) into dst and returns the
+ * number of bytes written.  Frames that need a dictionary fail with
+ * XC_ERROR_DICT_MISSING.  Errors: XC_ERROR_UNKNOWN_MAGIC, XC_ERROR_CORRUPT,
+ * XC_ERROR_TRUNCATED, XC_ERROR_DST_TOO_SMALL, XC_ERROR_CHECKSUM,
+ * XC_ERROR_FRAME_HEADER, XC_ERROR_DICT_MISSING, XC_ERROR_OUT_OF_MEMORY.
+ * Nothing outside src and dst[0..dst_cap) is ever read or written, whatever
+ * src holds; after an error dst's content is unspecified.  Thread-safe.
+ */
+XC_API size_t xc_zstd_decompress(void *dst, size_t dst_cap, const void *src, size_t src_size);
+
+/*
+ * xc_zstd_dctx_new() returns a decompression context, or NULL when memory
+ * runs out.  A context keeps its buffers between frames, so reusing it for
+ * frames of the same or a smaller window allocates nothing.  A context is not
+ * safe to use from two threads at once; different threads may use different
+ * contexts.  xc_zstd_dctx_free() releases it (NULL is fine).
+ */
+XC_API xc_zstd_dctx *xc_zstd_dctx_new(void);
+XC_API void xc_zstd_dctx_free(xc_zstd_dctx *dctx);
+
+/*
+ * xc_zstd_dctx_reset() abandons any frame in progress and forgets the loaded
+ * or referenced dictionary; parameters keep their values.  Returns 0.
+ */
+XC_API size_t xc_zstd_dctx_reset(xc_zstd_dctx *dctx);
+
+/* Decompression parameters for xc_zstd_dctx_set(). */
+typedef enum {
+    /* Largest window (log2 bytes) that streaming decompression accepts;
+     * frames beyond it fail with XC_ERROR_WINDOW_TOO_LARGE.  10..31, default
+     * 27.  0 restores the default.  One-shot decompression, which needs no
+     * window buffer, ignores it. */
+    XC_ZSTD_D_WINDOW_LOG_MAX = 100
+} xc_zstd_dparam;
+
+/*
+ * xc_zstd_dctx_set() sets a parameter; returns 0 or XC_ERROR_BAD_PARAMETER
+ * for an unknown parameter or a value out of range, or XC_ERROR_STAGE_WRONG
+ * in the middle of a streamed frame.
+ */
+XC_API size_t xc_zstd_dctx_set(xc_zstd_dctx *dctx, xc_zstd_dparam param, int value);
+
+/*
+ * xc_zstd_decompress_dctx() is xc_zstd_decompress() with a reusable context,
+ * using the dictionary loaded or referenced in it, if any.
+ */
+XC_API size_t xc_zstd_decompress_dctx(xc_zstd_dctx *dctx, void *dst, size_t dst_cap,
+                                      const void *src, size_t src_size);
+
+/*
+ * xc_zstd_decompress_stream() decodes input as it comes: it consumes what it
+ * can of in and produces what it can into out, in chunks of any size down to
+ * one byte, advancing in->pos and out->pos.  It returns 0 when a frame is
+ * complete and fully flushed (the next call begins the next frame), an error
+ * code, or otherwise a hint: the number of input bytes it would like next.
+ * Memory stays bounded by the frame's window plus one block; frames whose
+ * window is beyond XC_ZSTD_D_WINDOW_LOG_MAX fail with
+ * XC_ERROR_WINDOW_TOO_LARGE.  After an error, call xc_zstd_dctx_reset()
+ * before reuse.
+ */
+XC_API size_t xc_zstd_decompress_stream(xc_zstd_dctx *dctx, xc_out_buffer *out,
+                                        xc_in_buffer *in);
+
+/*
+ * xc_zstd_dctx_load_dictionary() copies a dictionary into the context, used
+ * by every following frame until it is replaced or the context is reset.
+ * dict is either raw content or a zstd-format dictionary (magic 0xEC30A437:
+ * ID, entropy tables, repeat offsets, content); size 0 unloads.  Returns 0,
+ * XC_ERROR_DICT_CORRUPT or XC_ERROR_OUT_OF_MEMORY.
+ */
+XC_API size_t xc_zstd_dctx_load_dictionary(xc_zstd_dctx *dctx, const void *dict, size_t size);
+
+/*
+ * xc_zstd_ddict_new() prepares a dictionary once, for any number of contexts
+ * in any number of threads at once: a ddict is read-only after creation.  It
+ * copies dict.  Returns NULL when the dictionary is corrupt or memory runs
+ * out.  xc_zstd_ddict_free() releases it (NULL is fine); it must outlive
+ * every context that references it.  xc_zstd_ddict_id() returns its ID (0
+ * for raw content).
+ */
+XC_API xc_zstd_ddict *xc_zstd_ddict_new(const void *dict, size_t size);
+XC_API void xc_zstd_ddict_free(xc_zstd_ddict *ddict);
+XC_API unsigned xc_zstd_ddict_id(const xc_zstd_ddict *ddict);
+
+/*
+ * xc_zstd_dctx_ref_ddict() makes the context use a prepared dictionary for
+ * the following frames, without copying it; NULL unreferences.  Returns 0.
+ */
+XC_API size_t xc_zstd_dctx_ref_ddict(xc_zstd_dctx *dctx, const xc_zstd_ddict *ddict);
+
+/*
+ * xc_zstd_frame_content_size() returns the decompressed size recorded in the
+ * header of the frame at src: XC_ZSTD_CONTENTSIZE_UNKNOWN when the header
+ * does not say, XC_ZSTD_CONTENTSIZE_ERROR when src is not a valid frame
+ * header or is too short to hold one.  A skippable frame gives 0.
+ */
+XC_API unsigned long long xc_zstd_frame_content_size(const void *src, size_t size);
+
+/*
+ * xc_zstd_find_frame_compressed_size() returns the size of the first frame
+ * (zstd or skippable) at src, walking its block headers, or an error:
+ * XC_ERROR_TRUNCATED, XC_ERROR_UNKNOWN_MAGIC, XC_ERROR_CORRUPT,
+ * XC_ERROR_FRAME_HEADER.
+ */
+XC_API size_t xc_zstd_find_frame_compressed_size(const void *src, size_t size);
+
+/*
+ * xc_zstd_frame_dict_id() returns the dictionary ID recorded in the frame
+ * header at src, or 0 when there is none or the header is not valid.
+ */
+XC_API unsigned xc_zstd_frame_dict_id(const void *src, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XCODEC_H */

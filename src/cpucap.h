@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * CPU detection and the dispatch table (internal).
+ *
+ * cpucap.c detects the CPU once, turns the answer into a bitmask of the
+ * features xcodec uses, applies the XC_CPUCAP cap and fills xc_kernels, the
+ * one table of function pointers that the entry points call through.  The
+ * table starts out filled with the portable kernels (static initialisation,
+ * so a call made before detection, even from another library's constructor,
+ * is still correct) and is upgraded once, by a constructor guarded by
+ * pthread_once, before main() runs.  After that nothing writes it.
+ *
+ * Each kernel family also lists its variants here, lowest tier first, with
+ * the features each one needs: cpucap picks the last one the CPU allows, and
+ * the tests walk the list to check every variant against the portable one.
+ */
+#ifndef XC_CPUCAP_H
+#define XC_CPUCAP_H
+
+#include "xc_internal.h"
+
+/* Features xcodec uses.  A bit is set only when both the CPU and the OS
+ * support it (for vector state, the OS must save the registers). */
+enum {
+    XC_CPU_X64_SSE42 = 1u << 0,   /* SSE4.2 (crc32 instruction), SSSE3, POPCNT */
+    XC_CPU_X64_PCLMUL = 1u << 1,  /* PCLMULQDQ on XMM */
+    XC_CPU_X64_AVX2 = 1u << 2,    /* AVX2 with YMM state enabled */
+    XC_CPU_X64_BMI2 = 1u << 3,    /* BMI1 and BMI2 */
+    XC_CPU_X64_AVX512 = 1u << 4,  /* AVX-512 F, BW, VL, DQ with ZMM state enabled */
+    XC_CPU_X64_VPCLMUL = 1u << 5, /* VPCLMULQDQ on YMM/ZMM */
+    XC_CPU_ARM64_NEON = 1u << 8,  /* Advanced SIMD */
+    XC_CPU_ARM64_CRC = 1u << 9,   /* CRC32 instructions */
+    XC_CPU_ARM64_PMULL = 1u << 10,/* PMULL/PMULL2 on 64-bit lanes */
+    XC_CPU_ARM64_SHA3 = 1u << 11  /* EOR3, RAX1, XAR, BCAX */
+};
+
+/* The features in force: detected, then capped by XC_CPUCAP. */
+XC_HIDDEN unsigned xc_cpu_features(void);
+/* The features detected, before the cap. */
+XC_HIDDEN unsigned xc_cpu_detected(void);
+/* Run detection now (idempotent, thread-safe). */
+XC_HIDDEN void xc_cpucap_init(void);
+
+/* ---- kernel signatures -------------------------------------------------- */
+
+/* Same contract as xc_crc32c(): takes and returns the public CRC value. */
+typedef uint32_t (*xc_crc32c_fn)(uint32_t crc, const uint8_t *data, size_t len);
+/* Same contract as xc_inet_sum(). */
+typedef uint32_t (*xc_inet_sum_fn)(uint32_t sum, const uint8_t *data, size_t len);
+
+struct xc_crc32c_variant {
+    const char *name;
+    xc_crc32c_fn fn;
+    unsigned needs;
+};
+struct xc_inet_variant {
+    const char *name;
+    xc_inet_sum_fn fn;
+    unsigned needs;
+};
+
+XC_HIDDEN extern const struct xc_crc32c_variant xc_crc32c_variants[];
+XC_HIDDEN extern const size_t xc_crc32c_variant_count;
+XC_HIDDEN extern const struct xc_inet_variant xc_inet_variants[];
+XC_HIDDEN extern const size_t xc_inet_variant_count;
+
+/* ---- the dispatch table ------------------------------------------------- */
+
+struct xc_kernels {
+    xc_crc32c_fn crc32c;
+    xc_inet_sum_fn inet_sum;
+    const char *crc32c_name;
+    const char *inet_name;
+    /* zstd: nonzero selects the BMI2 bodies of the entropy decoders. */
+    int zstd_bmi2;
+    const char *zstd_decode_name;
+};
+
+XC_HIDDEN extern struct xc_kernels xc_kernels;
+
+#endif /* XC_CPUCAP_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * x64 kernels.  Each file compiles its functions with target attributes, so
+ * the library needs no -m flags and nothing leaks into generic code; cpucap
+ * calls a variant only when the CPU has what its name says.
+ */
+#ifndef XC_X64_KERNELS_H
+#define XC_X64_KERNELS_H
+
+#include "../xc_internal.h"
+
+#if defined(XC_ARCH_X64)
+XC_HIDDEN uint32_t xc_crc32c_x64_sse42(uint32_t crc, const uint8_t *data, size_t len);
+XC_HIDDEN uint32_t xc_crc32c_x64_pclmul(uint32_t crc, const uint8_t *data, size_t len);
+XC_HIDDEN uint32_t xc_crc32c_x64_avx512(uint32_t crc, const uint8_t *data, size_t len);
+
+XC_HIDDEN uint32_t xc_inet_sum_x64_avx2(uint32_t sum, const uint8_t *data, size_t len);
+XC_HIDDEN uint32_t xc_inet_sum_x64_avx512(uint32_t sum, const uint8_t *data, size_t len);
+#endif
+
+#endif

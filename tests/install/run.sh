@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Installs the build tree $1 into $2, then builds tests/install/consumer.c
+# against it with CMake (shared and static) and with pkg-config, and runs
+# each program.
+set -eu
+build=$1
+prefix=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$prefix"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$(ls -d "$prefix"/lib* | head -n 1)
+
+cmake -S "$here" -B "$prefix/consumer-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$prefix/consumer-build" >/dev/null
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer-build/consumer_shared"
+"$prefix/consumer-build/consumer_static"
+# The shared program really uses the installed libxcodec.so.N.
+LD_LIBRARY_PATH="$libdir" ldd "$prefix/consumer-build/consumer_shared" | grep -q "$libdir/libxcodec.so"
+
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+${CC:-cc} -o "$prefix/consumer_pc" "$here/consumer.c" $(pkg-config --cflags --libs xcodec)
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer_pc"
+${CC:-cc} -o "$prefix/consumer_pc_static" "$here/consumer.c" $(pkg-config --static --cflags xcodec) \
+    "$libdir/libxcodec.a" $(pkg-config --static --libs-only-l xcodec | sed 's/-lxcodec//')
+"$prefix/consumer_pc_static"
+echo "install consumer: cmake shared, cmake static, pkg-config shared and static all ran"
