@@ -10,6 +10,12 @@
  * vector registers those forms use, so VPCLMUL is only taken together with
  * usable AVX-512.
  *
+ * On Arm64 Linux we read AT_HWCAP ourselves instead: cpu_features 0.7 also
+ * reads AT_HWCAP2, and when that is zero (every CPU without ARMv8.2+
+ * extensions, the Cortex-A53 and A72 among them) it prints a line to stdout
+ * and re-reads /proc/self/auxv.  A library must not print, and the four bits
+ * we need are all in AT_HWCAP, which the kernel fills on every Arm64 system.
+ *
  * The choice of variant is policy kept here, in the variant lists below:
  * each kernel family lists its variants lowest tier first, and the last one
  * whose needs the CPU meets wins.
@@ -25,8 +31,13 @@
 
 #if defined(XC_HAVE_CPU_FEATURES) && defined(XC_ARCH_X64)
 #  include <cpu_features/cpuinfo_x86.h>
-#elif defined(XC_HAVE_CPU_FEATURES) && defined(XC_ARCH_ARM64)
-#  include <cpu_features/cpuinfo_aarch64.h>
+#elif defined(XC_ARCH_ARM64) && defined(__linux__)
+#  include <sys/auxv.h>
+/* Bits of AT_HWCAP (Linux, arch/arm64/include/uapi/asm/hwcap.h). */
+#  define XC_HWCAP_ASIMD (1ul << 1)
+#  define XC_HWCAP_PMULL (1ul << 4)
+#  define XC_HWCAP_CRC32 (1ul << 7)
+#  define XC_HWCAP_SHA3 (1ul << 17)
 #endif
 
 /* ---- variant lists (lowest tier first) ---------------------------------- */
@@ -120,13 +131,12 @@ static unsigned detect(void)
         !!x->avx512dq)
         f |= XC_CPU_X64_AVX512;
     if ((f & XC_CPU_X64_AVX512) && !!x->vpclmulqdq) f |= XC_CPU_X64_VPCLMUL;
-#elif defined(XC_HAVE_CPU_FEATURES) && defined(XC_ARCH_ARM64)
-    const Aarch64Info info = GetAarch64Info();
-    const Aarch64Features *a = &info.features;
-    if (!!a->asimd) f |= XC_CPU_ARM64_NEON;
-    if (!!a->crc32) f |= XC_CPU_ARM64_CRC;
-    if (!!a->pmull) f |= XC_CPU_ARM64_PMULL;
-    if (!!a->sha3) f |= XC_CPU_ARM64_SHA3;
+#elif defined(XC_ARCH_ARM64) && defined(__linux__)
+    const unsigned long hw = getauxval(AT_HWCAP);
+    if (hw & XC_HWCAP_ASIMD) f |= XC_CPU_ARM64_NEON;
+    if (hw & XC_HWCAP_CRC32) f |= XC_CPU_ARM64_CRC;
+    if (hw & XC_HWCAP_PMULL) f |= XC_CPU_ARM64_PMULL;
+    if (hw & XC_HWCAP_SHA3) f |= XC_CPU_ARM64_SHA3;
 #endif
     return f;
 }
