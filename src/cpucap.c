@@ -44,11 +44,29 @@
 
 const struct xc_crc32c_variant xc_crc32c_variants[] = {
     {"portable", xc_crc32c_portable, 0},
+#if defined(XC_ARCH_X64)
+    {"x64-sse42", xc_crc32c_x64_sse42, XC_CPU_X64_SSE42},
+    {"x64-pclmul", xc_crc32c_x64_pclmul, XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL},
+    {"x64-avx2", xc_crc32c_x64_avx2, XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX2},
+    {"x64-avx512", xc_crc32c_x64_avx512,
+     XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL},
+#elif defined(XC_ARCH_ARM64)
+    {"arm64-crc", xc_crc32c_arm64_crc, XC_CPU_ARM64_CRC},
+    {"arm64-pmull", xc_crc32c_arm64_pmull, XC_CPU_ARM64_CRC | XC_CPU_ARM64_PMULL},
+    {"arm64-sha3", xc_crc32c_arm64_sha3,
+     XC_CPU_ARM64_CRC | XC_CPU_ARM64_PMULL | XC_CPU_ARM64_NEON | XC_CPU_ARM64_SHA3},
+#endif
 };
 const size_t xc_crc32c_variant_count = XC_ARRAY_SIZE(xc_crc32c_variants);
 
 const struct xc_inet_variant xc_inet_variants[] = {
     {"portable", xc_inet_sum_portable, 0},
+#if defined(XC_ARCH_X64)
+    {"x64-avx2", xc_inet_sum_x64_avx2, XC_CPU_X64_AVX2},
+    {"x64-avx512", xc_inet_sum_x64_avx512, XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2},
+#elif defined(XC_ARCH_ARM64)
+    {"arm64-neon", xc_inet_sum_arm64_neon, XC_CPU_ARM64_NEON},
+#endif
 };
 const size_t xc_inet_variant_count = XC_ARRAY_SIZE(xc_inet_variants);
 
@@ -262,5 +280,6 @@ const char *xc_impl_name(const char *kernel)
     if (strcmp(kernel, "crc32c") == 0) return xc_kernels.crc32c_name;
     if (strcmp(kernel, "inet") == 0) return xc_kernels.inet_name;
     if (strcmp(kernel, "zstd_decode") == 0) return xc_kernels.zstd_decode_name;
+    if (strcmp(kernel, "zstd_encode") == 0) return xc_kernels.zstd_bmi2 ? "x64-bmi2" : "portable";
     return NULL;
 }
