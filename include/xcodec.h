@@ -397,6 +397,120 @@ XC_API size_t xc_zstd_find_frame_compressed_size(const void *src, size_t size);
  */
 XC_API unsigned xc_zstd_frame_dict_id(const void *src, size_t size);
 
+/* ======================================================================== */
+/*  zstd: compression                                                       */
+/* ======================================================================== */
+
+typedef struct xc_zstd_cctx_s xc_zstd_cctx;
+
+/*
+ * xc_zstd_compress_bound() returns the largest frame xc_zstd_compress() can
+ * write for src_size bytes of input, whatever they hold: a destination of
+ * that size never fails with XC_ERROR_DST_TOO_SMALL.  Returns an
+ * XC_ERROR_BAD_PARAMETER error for sizes so large the bound overflows.
+ */
+XC_API size_t xc_zstd_compress_bound(size_t src_size);
+
+/*
+ * Levels.  xc_zstd_min_level() (-7; negative levels are faster and give
+ * larger output) to xc_zstd_max_level() (22); 0 means the default level, 3.
+ * Until every strategy exists, levels above 4 compress with level 4's
+ * parameters; the frames are valid at every level.  All three functions
+ * are thread-safe.
+ */
+XC_API int xc_zstd_min_level(void);
+XC_API int xc_zstd_max_level(void);
+XC_API int xc_zstd_default_level(void);
+
+/*
+ * xc_zstd_compress() compresses src[0..src_size) into one zstd frame in
+ * dst[0..dst_cap) at the given level, with the content size in the header
+ * and no checksum, and returns the frame's size.  Errors:
+ * XC_ERROR_DST_TOO_SMALL (nothing is written past dst_cap),
+ * XC_ERROR_BAD_PARAMETER (level out of range), XC_ERROR_OUT_OF_MEMORY.
+ * Thread-safe.
+ */
+XC_API size_t xc_zstd_compress(void *dst, size_t dst_cap, const void *src, size_t src_size,
+                               int level);
+
+/*
+ * xc_zstd_cctx_new() returns a compression context, or NULL when memory runs
+ * out; xc_zstd_cctx_free() releases it (NULL is fine).  A context keeps its
+ * tables between frames.  It is not safe to use from two threads at once;
+ * different threads may use different contexts.
+ */
+XC_API xc_zstd_cctx *xc_zstd_cctx_new(void);
+XC_API void xc_zstd_cctx_free(xc_zstd_cctx *cctx);
+
+/* Compression parameters for xc_zstd_cctx_set().  0 selects the value the
+ * level implies (for the parameters that follow the level). */
+typedef enum {
+    XC_ZSTD_C_LEVEL = 100,        /* min_level..max_level, 0 = default (3) */
+    XC_ZSTD_C_WINDOW_LOG = 101,   /* 10..31 (log2 of the window) */
+    XC_ZSTD_C_HASH_LOG = 102,     /* 6..30 */
+    XC_ZSTD_C_CHAIN_LOG = 103,    /* 6..30 */
+    XC_ZSTD_C_SEARCH_LOG = 104,   /* 1..30 */
+    XC_ZSTD_C_MIN_MATCH = 105,    /* 3..7 */
+    XC_ZSTD_C_TARGET_LENGTH = 106,/* 0..131072 */
+    XC_ZSTD_C_STRATEGY = 107,     /* 1 (fast) .. 9 (btultra2); for now 4..9 run as 3 (greedy) */
+    XC_ZSTD_C_CONTENT_SIZE = 200, /* 0 or 1 (default 1): write the content size when known */
+    XC_ZSTD_C_CHECKSUM = 201,     /* 0 (default) or 1: append XXH64's low 32 bits */
+    XC_ZSTD_C_DICT_ID = 202       /* 0 or 1 (default 1): write the dictionary ID */
+} xc_zstd_cparam;
+
+/*
+ * xc_zstd_cctx_set() sets a parameter for the following frames; returns 0,
+ * XC_ERROR_BAD_PARAMETER for an unknown parameter or a value out of range,
+ * or XC_ERROR_STAGE_WRONG while a streamed frame is in progress.
+ */
+XC_API size_t xc_zstd_cctx_set(xc_zstd_cctx *cctx, xc_zstd_cparam param, int value);
+
+/*
+ * xc_zstd_cctx_set_pledged_size() announces the size of the next streamed
+ * frame, so its header carries the content size; a frame that then differs
+ * fails with XC_ERROR_SRC_SIZE_WRONG.  Returns 0 or XC_ERROR_STAGE_WRONG.
+ */
+XC_API size_t xc_zstd_cctx_set_pledged_size(xc_zstd_cctx *cctx, unsigned long long size);
+
+/*
+ * xc_zstd_cctx_reset() abandons any frame in progress (also after an
+ * error) and forgets the pledged size; parameters keep their values.
+ * Returns 0.
+ */
+XC_API size_t xc_zstd_cctx_reset(xc_zstd_cctx *cctx);
+
+/*
+ * xc_zstd_compress_cctx() is xc_zstd_compress() with a reusable context and
+ * its parameters.  Same errors, plus XC_ERROR_STAGE_WRONG while a streamed
+ * frame is in progress.
+ */
+XC_API size_t xc_zstd_compress_cctx(xc_zstd_cctx *cctx, void *dst, size_t dst_cap,
+                                    const void *src, size_t src_size);
+
+/* What xc_zstd_compress_stream() does after consuming input. */
+typedef enum {
+    XC_ZSTD_E_CONTINUE = 0, /* buffer input, emit blocks as they fill */
+    XC_ZSTD_E_FLUSH = 1,    /* also emit everything buffered so far */
+    XC_ZSTD_E_END = 2       /* also finish the frame (epilogue and checksum) */
+} xc_zstd_end_op;
+
+/*
+ * xc_zstd_compress_stream() consumes what it can of in, writes what it can
+ * into out (chunks of any size), advancing both pos, and returns how many
+ * bytes are still waiting to be written: 0 when a flush (XC_ZSTD_E_FLUSH)
+ * or the frame (XC_ZSTD_E_END) is complete; call again with more output
+ * room while it is not.  After XC_ZSTD_E_END returns 0, the next call starts
+ * a new frame.  Memory stays bounded by the window (a buffer of at most
+ * two windows, or of the pledged size when smaller).  Errors:
+ * XC_ERROR_SRC_SIZE_WRONG (pledged size not met), XC_ERROR_OUT_OF_MEMORY,
+ * XC_ERROR_BAD_PARAMETER (a NULL or inconsistent buffer, an unknown op:
+ * nothing happened, the call may be repeated); after the other errors the
+ * frame is lost and the context answers XC_ERROR_STAGE_WRONG until
+ * xc_zstd_cctx_reset().
+ */
+XC_API size_t xc_zstd_compress_stream(xc_zstd_cctx *cctx, xc_out_buffer *out, xc_in_buffer *in,
+                                      xc_zstd_end_op op);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,7 +10,7 @@
 set -eu
 what=${1:-build}
 
-base="cmake make gcc g++ pkg-config zstd bzip2 libzstd-dev libxxhash-dev libcpu-features-dev libcmocka-dev libbenchmark-dev libisal-dev"
+base="cmake make gcc g++ pkg-config python3 bsdutils zstd bzip2 libzstd-dev libxxhash-dev libcpu-features-dev libcmocka-dev libbenchmark-dev libisal-dev"
 test_pkgs="clang libclang-rt-14-dev qemu-user
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   libc6:arm64 libcmocka-dev:arm64 libxxhash-dev:arm64 libzstd-dev:arm64

@@ -25,3 +25,14 @@ ${CC:-cc} -o "$prefix/consumer_pc_static" "$here/consumer.c" $(pkg-config --stat
     "$libdir/libxcodec.a" $(pkg-config --static --libs-only-l xcodec | sed 's/-lxcodec//')
 "$prefix/consumer_pc_static"
 echo "install consumer: cmake shared, cmake static, pkg-config shared and static all ran"
+
+# The shared library exports the public xc_* functions and nothing else.
+so=$(ls "$libdir"/libxcodec.so.* | head -n 1)
+readelf -d "$so" | grep -q "SONAME.*libxcodec.so.0" || { echo "unexpected SONAME"; exit 1; }
+others=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRW]$/ {print $3}' | sed 's/@.*//' | grep -v '^xc_' | grep -v '^XCODEC_' || true)
+if [ -n "$others" ]; then
+  echo "libxcodec.so exports symbols outside the API:"
+  echo "$others"
+  exit 1
+fi
+echo "exports: only xc_* ($(nm -D --defined-only "$so" | grep -c ' xc_') symbols), SONAME libxcodec.so.0"

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: BSD-2-Clause
+//
+// zstd compression, xcodec against libzstd at the same level, on the corpus
+// of the decompression benchmark.  Each engine reuses one context; the rate
+// is of input bytes, and the counter csize is the compressed size.
+//
+// Families (L in -5, -1, 1, 2, 3, 4):
+//   BM_compress/<engine>/level<L>/<file>          one-shot
+//   BM_compress_stream/<engine>/level<L>/<file>   streamed: 128 KiB pieces of
+//       input with "continue", then "end"; output drained whenever its
+//       128 KiB buffer fills (what a file or socket writer does)
+//   BM_compress_vs_libzstd/<mode>/level<L>/<file> both engines timed in
+//       alternating batches in one benchmark, in thread CPU time, so that
+//       the noise of a busy machine hits both alike: counters speed
+//       (xcodec over libzstd, above 1 is faster), size (xcodec's bytes over
+//       libzstd's, below 1 is smaller), xc_MBps, zstd_MBps, xc_csize,
+//       zstd_csize.
+//
+// The corpus: $XC_BENCH_DATA (default: the shared data folder) under
+// corpus/, the same selection as bench_zstd_decode.cc (canterbury, calgary,
+// snappy-testdata, silesia unpacked with `bzip2 -dc`, json-records
+// concatenated), each file cut to XC_BENCH_ZSTD_MAX_MB (default 8).  Without
+// it, a seeded generated set stands in.  Every frame is checked to decode
+// (with libzstd) before timing.
+//
+//   xcodec_bench --benchmark_filter=BM_compress_vs --benchmark_repetitions=3
+//       --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <sys/stat.h>
+#include <time.h>
+#include <vector>
+
+#include "xcodec.h"
+
+#if defined(XC_HAVE_LIBZSTD)
+#  include <zstd.h>
+#endif
+
+namespace {
+
+const int kLevels[] = {-5, -1, 1, 2, 3, 4};
+const size_t kPiece = size_t(128) << 10;
+
+// ---- the corpus -------------------------------------------------------------
+
+struct Source {
+    std::string name;
+    std::string path;  // empty: generated
+    bool bzip2 = false;
+    int generated = -1;
+};
+
+std::string data_dir()
+{
+    const char *d = std::getenv("XC_BENCH_DATA");
+    return d && *d ? d : XC_BENCH_DATA_DEFAULT;
+}
+
+bool is_dir(const std::string &p)
+{
+    struct stat st;
+    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::vector<std::string> list_dir(const std::string &dir)
+{
+    std::vector<std::string> names;
+    if (DIR *d = opendir(dir.c_str())) {
+        while (dirent *e = readdir(d))
+            if (e->d_name[0] != '.') names.emplace_back(e->d_name);
+        closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+size_t max_bytes()
+{
+    const char *m = std::getenv("XC_BENCH_ZSTD_MAX_MB");
+    long mb = m && *m ? std::strtol(m, nullptr, 10) : 8;
+    return size_t(mb > 0 ? mb : 8) << 20;
+}
+
+const std::map<std::string, std::set<std::string>> kSelection = {
+    {"canterbury", {"alice29.txt", "cp.html", "fields.c", "kennedy.xls", "lcet10.txt", "ptt5",
+                    "sum", "xargs.1"}},
+    {"calgary", {"book1", "geo", "news", "obj2", "progc", "trans"}},
+    {"snappy-testdata", {"fireworks.jpeg", "geo.protodata", "html_x_4", "kppkn.gtb",
+                         "paper-100k.pdf", "urls.10K"}},
+    {"silesia", {"dickens.bz2", "mr.bz2", "nci.bz2", "ooffice.bz2", "osdb.bz2", "reymont.bz2",
+                 "x-ray.bz2", "xml.bz2"}},
+};
+
+std::vector<Source> corpus()
+{
+    std::vector<Source> out;
+    std::set<std::string> seen;
+    const std::string root = data_dir() + "/corpus";
+    const char *all_env = std::getenv("XC_BENCH_ZSTD_ALL");
+    const bool all = all_env && *all_env == '1';
+    for (const char *set : {"canterbury", "calgary", "snappy-testdata", "silesia"}) {
+        const std::string dir = root + "/" + set;
+        for (const std::string &f : list_dir(dir)) {
+            if (!all && !kSelection.at(set).count(f)) continue;
+            if (is_dir(dir + "/" + f)) continue;
+            Source s;
+            s.path = dir + "/" + f;
+            s.bzip2 = f.size() > 4 && f.compare(f.size() - 4, 4, ".bz2") == 0;
+            s.name = s.bzip2 ? f.substr(0, f.size() - 4) : f;
+            if (seen.insert(s.name).second) out.push_back(s);
+        }
+    }
+    if (is_dir(root + "/json-records/github")) {
+        Source s;
+        s.name = "json-records";
+        s.path = root + "/json-records/github";
+        out.push_back(s);
+    }
+    if (out.empty()) {
+        const char *kinds[] = {"gen-text", "gen-source", "gen-binary", "gen-json"};
+        for (int k = 0; k < 4; k++) {
+            Source s;
+            s.name = kinds[k];
+            s.generated = k;
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+// A seeded stand-in for the corpus: text, source, binary records, JSON.
+std::string generate(int kind, size_t size)
+{
+    static const char *const words[] = {"the",   "of",    "and",    "to",      "in",
+                                        "is",    "that",  "for",    "it",      "with",
+                                        "frame", "block", "offset", "literal", "window"};
+    uint64_t s = 0xC0FFEE00ull + uint64_t(kind);
+    auto next = [&s] {
+        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    std::string out;
+    char line[256];
+    uint32_t v = 1000;
+    while (out.size() < size) {
+        uint32_t a = uint32_t(next() >> 40), b = uint32_t(next() >> 40);
+        switch (kind) {
+        case 0:
+            out += words[std::min(a, b) % 15];
+            out += a % 17 == 0 ? ".\n" : " ";
+            break;
+        case 1:
+            std::snprintf(line, sizeof line, "%*sif (x_%u > %u) return y[%u];\n",
+                          int(a % 4) * 4, "", a % 64, b % 1000, b % 16);
+            out += line;
+            break;
+        case 2: {
+            v += a % 7 - 3;
+            const char rec[8] = {char(v), char(v >> 8), char(b % 4), 0, 0x7f, 0, char(a), 0};
+            out.append(rec, 8);
+            break;
+        }
+        default:
+            std::snprintf(line, sizeof line,
+                          "{\"id\":%u,\"login\":\"user%u\",\"followers\":%u,\"admin\":%s}\n", a,
+                          a % 9973, b % 5000, b % 10 ? "false" : "true");
+            out += line;
+            break;
+        }
+    }
+    out.resize(size);
+    return out;
+}
+
+void read_all(FILE *f, std::string &out, size_t limit)
+{
+    char buf[1 << 16];
+    size_t got;
+    while (out.size() < limit && (got = std::fread(buf, 1, sizeof buf, f)) > 0)
+        out.append(buf, got);
+    if (out.size() > limit) out.resize(limit);
+}
+
+std::string load(const Source &s)
+{
+    std::string out;
+    if (s.generated >= 0) return generate(s.generated, size_t(4) << 20);
+    if (is_dir(s.path)) {
+        for (const std::string &f : list_dir(s.path))
+            if (FILE *fp = std::fopen((s.path + "/" + f).c_str(), "rb")) {
+                read_all(fp, out, max_bytes());
+                std::fclose(fp);
+            }
+    } else if (s.bzip2) {
+        if (FILE *p = popen(("bzip2 -dc '" + s.path + "' 2>/dev/null").c_str(), "r")) {
+            read_all(p, out, max_bytes());
+            pclose(p);
+        }
+    } else if (FILE *fp = std::fopen(s.path.c_str(), "rb")) {
+        read_all(fp, out, max_bytes());
+        std::fclose(fp);
+    }
+    return out;
+}
+
+std::mutex cache_lock;
+std::map<std::string, std::unique_ptr<std::string>> cache;
+
+const std::string &content(const Source &s)
+{
+    std::lock_guard<std::mutex> guard(cache_lock);
+    std::unique_ptr<std::string> &slot = cache[s.name];
+    if (!slot) slot.reset(new std::string(load(s)));
+    return *slot;
+}
+
+// ---- engines ------------------------------------------------------------------
+// run() compresses src into dst (sized by the bound, or a 128 KiB window
+// that is drained for streaming) and returns the frame size, or 0 on error.
+
+struct XcEngine {
+    xc_zstd_cctx *c = xc_zstd_cctx_new();
+    explicit XcEngine(int level) { xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level); }
+    ~XcEngine() { xc_zstd_cctx_free(c); }
+    size_t bound(size_t n) { return xc_zstd_compress_bound(n); }
+    size_t oneshot(std::string &dst, const std::string &src)
+    {
+        size_t r = xc_zstd_compress_cctx(c, &dst[0], dst.size(), src.data(), src.size());
+        return xc_is_error(r) ? 0 : r;
+    }
+    // Streams src; when keep is set the frame is appended to it.
+    size_t stream(std::string &window, const std::string &src, std::string *keep)
+    {
+        size_t total = 0;
+        xc_in_buffer in = {src.data(), 0, 0};
+        for (;;) {
+            in.size = std::min(src.size(), in.pos + kPiece);
+            xc_zstd_end_op op = in.size == src.size() ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE;
+            size_t left;
+            do {
+                xc_out_buffer out = {&window[0], window.size(), 0};
+                left = xc_zstd_compress_stream(c, &out, &in, op);
+                if (xc_is_error(left)) return 0;
+                total += out.pos;
+                if (keep) keep->append(window.data(), out.pos);
+            } while (op == XC_ZSTD_E_END ? left != 0 : in.pos < in.size);
+            if (op == XC_ZSTD_E_END) return total;
+        }
+    }
+};
+
+#if defined(XC_HAVE_LIBZSTD)
+struct ZstdEngine {
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    explicit ZstdEngine(int level) { ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level); }
+    ~ZstdEngine() { ZSTD_freeCCtx(c); }
+    size_t bound(size_t n) { return ZSTD_compressBound(n); }
+    size_t oneshot(std::string &dst, const std::string &src)
+    {
+        size_t r = ZSTD_compress2(c, &dst[0], dst.size(), src.data(), src.size());
+        return ZSTD_isError(r) ? 0 : r;
+    }
+    size_t stream(std::string &window, const std::string &src, std::string *keep)
+    {
+        size_t total = 0;
+        ZSTD_inBuffer in = {src.data(), 0, 0};
+        for (;;) {
+            in.size = std::min(src.size(), in.pos + kPiece);
+            ZSTD_EndDirective op = in.size == src.size() ? ZSTD_e_end : ZSTD_e_continue;
+            size_t left;
+            do {
+                ZSTD_outBuffer out = {&window[0], window.size(), 0};
+                left = ZSTD_compressStream2(c, &out, &in, op);
+                if (ZSTD_isError(left)) return 0;
+                total += out.pos;
+                if (keep) keep->append(static_cast<const char *>(out.dst), out.pos);
+            } while (op == ZSTD_e_end ? left != 0 : in.pos < in.size);
+            if (op == ZSTD_e_end) return total;
+        }
+    }
+};
+
+// The frame must decode to the input.
+bool decodes(const std::string &frame, const std::string &src)
+{
+    std::string back(src.size() + 1, '\0');
+    size_t r = ZSTD_decompress(&back[0], back.size(), frame.data(), frame.size());
+    return !ZSTD_isError(r) && r == src.size() && std::memcmp(back.data(), src.data(), r) == 0;
+}
+#else
+bool decodes(const std::string &frame, const std::string &src)
+{
+    std::string back(src.size() + 1, '\0');
+    size_t r = xc_zstd_decompress(&back[0], back.size(), frame.data(), frame.size());
+    return !xc_is_error(r) && r == src.size() && std::memcmp(back.data(), src.data(), r) == 0;
+}
+#endif
+
+// One engine's output for checking, and its size.
+template <class Engine>
+size_t check(Engine &e, const std::string &src, bool streaming, std::string &work)
+{
+    std::string frame;
+    size_t n;
+    if (streaming) {
+        n = e.stream(work, src, &frame);
+    } else {
+        n = e.oneshot(work, src);
+        frame.assign(work.data(), n);
+    }
+    return n && decodes(frame, src) ? n : 0;
+}
+
+template <class Engine>
+void bm_engine(benchmark::State &state, Source s, int level, bool streaming)
+{
+    const std::string &src = content(s);
+    if (src.empty()) {
+        state.SkipWithError(("cannot read " + s.path).c_str());
+        return;
+    }
+    Engine e(level);
+    std::string work(streaming ? kPiece : e.bound(src.size()), '\0');
+    size_t csize = check(e, src, streaming, work);
+    if (!csize) {
+        state.SkipWithError("the frame does not decode");
+        return;
+    }
+    for (auto _ : state) {
+        size_t r = streaming ? e.stream(work, src, nullptr) : e.oneshot(work, src);
+        benchmark::DoNotOptimize(r);
+        benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(src.size()));
+    state.counters["csize"] = double(csize);
+    state.counters["raw_bytes"] = double(src.size());
+}
+
+#if defined(XC_HAVE_LIBZSTD)
+// CPU time of this thread: on a machine shared with other jobs, time spent
+// waiting for a core is not the compressor's.
+double thread_seconds()
+{
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+}
+
+// Alternating batches of about 4 MiB of input per engine, each timed in
+// thread CPU time; the ratios are of the summed times.
+void bm_vs(benchmark::State &state, Source s, int level, bool streaming)
+{
+    const std::string &src = content(s);
+    if (src.empty()) {
+        state.SkipWithError(("cannot read " + s.path).c_str());
+        return;
+    }
+    XcEngine xc(level);
+    ZstdEngine zs(level);
+    std::string wx(streaming ? kPiece : xc.bound(src.size()), '\0');
+    std::string wz(streaming ? kPiece : zs.bound(src.size()), '\0');
+    size_t cx = check(xc, src, streaming, wx), cz = check(zs, src, streaming, wz);
+    if (!cx || !cz) {
+        state.SkipWithError(cx ? "libzstd's frame does not decode" : "xcodec's frame does not decode");
+        return;
+    }
+    const size_t iters = std::max<size_t>(1, (size_t(4) << 20) / (src.size() + 1));
+    double tx = 0, tz = 0;
+    size_t sink = 0;
+    for (auto _ : state) {
+        double const t0 = thread_seconds();
+        for (size_t i = 0; i < iters; i++)
+            sink += streaming ? xc.stream(wx, src, nullptr) : xc.oneshot(wx, src);
+        double const t1 = thread_seconds();
+        for (size_t i = 0; i < iters; i++)
+            sink += streaming ? zs.stream(wz, src, nullptr) : zs.oneshot(wz, src);
+        double const t2 = thread_seconds();
+        tx += t1 - t0;
+        tz += t2 - t1;
+    }
+    benchmark::DoNotOptimize(sink);
+    double bytes = double(state.iterations()) * double(iters) * double(src.size());
+    state.counters["speed"] = tz / tx;
+    state.counters["size"] = double(cx) / double(cz);
+    state.counters["xc_MBps"] = bytes / tx / 1e6;
+    state.counters["zstd_MBps"] = bytes / tz / 1e6;
+    state.counters["xc_csize"] = double(cx);
+    state.counters["zstd_csize"] = double(cz);
+}
+#endif
+
+const int registered = [] {
+    const std::vector<Source> sources = corpus();
+    for (int streaming = 0; streaming <= 1; streaming++) {
+        const std::string family = streaming ? "BM_compress_stream/" : "BM_compress/";
+        for (int level : kLevels) {
+            const std::string lv = "/level" + std::to_string(level) + "/";
+            for (const Source &s : sources) {
+                benchmark::RegisterBenchmark((family + "xcodec" + lv + s.name).c_str(),
+                                             bm_engine<XcEngine>, s, level, streaming != 0)
+                    ->Unit(benchmark::kMicrosecond);
+#if defined(XC_HAVE_LIBZSTD)
+                benchmark::RegisterBenchmark((family + "libzstd" + lv + s.name).c_str(),
+                                             bm_engine<ZstdEngine>, s, level, streaming != 0)
+                    ->Unit(benchmark::kMicrosecond);
+#endif
+            }
+        }
+    }
+#if defined(XC_HAVE_LIBZSTD)
+    for (int streaming = 0; streaming <= 1; streaming++)
+        for (int level : kLevels)
+            for (const Source &s : sources)
+                benchmark::RegisterBenchmark(
+                    (std::string("BM_compress_vs_libzstd/") + (streaming ? "stream" : "oneshot") +
+                     "/level" + std::to_string(level) + "/" + s.name)
+                        .c_str(),
+                    bm_vs, s, level, streaming != 0)
+                    ->Unit(benchmark::kMillisecond);
+#endif
+    return 0;
+}();
+
+}  // namespace

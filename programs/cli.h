@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * What the parts of the xcodec command share: the options of the
+ * zstd-compatible mode, messages, the output files that never stay partial,
+ * the progress line, and the entry point of each subcommand.
+ */
+#ifndef XC_PROGRAMS_CLI_H
+#define XC_PROGRAMS_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "xcodec.h"
+
+/* Exit statuses: 1 for a failed operation, as zstd; 2 for a command line
+ * that cannot be understood; 128 + N after signal N. */
+enum { XC_EXIT_OK = 0, XC_EXIT_ERROR = 1, XC_EXIT_USAGE = 2 };
+
+#define XC_CLI_UNKNOWN_SIZE (~0ULL)
+
+/* ---- messages --------------------------------------------------------------- */
+
+/* 0: nothing, 1: errors only (-q), 2: errors, warnings and a summary per file
+ * (the default), 3 and above: details (-v, -vv). */
+extern int xc_cli_verbosity;
+
+/* "xcodec: " + the message + "\n" on stderr when verbosity >= level. */
+void xc_cli_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A byte count for people ("512 B", "1.50 MiB") in buf[0..n). */
+const char *xc_cli_human(char *buf, size_t n, unsigned long long bytes);
+
+/* ---- the zstd-compatible mode ------------------------------------------------ */
+
+enum xc_cli_mode { XC_MODE_COMPRESS, XC_MODE_DECOMPRESS, XC_MODE_TEST, XC_MODE_LIST };
+
+struct xc_cli_opts {
+    enum xc_cli_mode mode;
+    int level;             /* xc_zstd_min_level() .. 22 */
+    int to_stdout;         /* -c */
+    const char *out_path;  /* -o, or NULL */
+    int force;             /* -f */
+    int remove_source;     /* --rm (-k, the default, clears it) */
+    const char *dict_path; /* -D, or NULL */
+    int checksum;          /* --check (default) / --no-check */
+    int window_log_max;    /* from --memory=, 0 for the library's default */
+    char **files;          /* the operands; "-" is standard input */
+    size_t nfiles;
+};
+
+/* The help text of the whole command. */
+void xc_cli_usage(FILE *f);
+
+/* Parses the arguments of the zstd-compatible mode (argv[0] excluded).
+ * Returns 0 to go on, -1 when it printed the help or the version (exit 0),
+ * or an exit status after printing what is wrong.  The operands are moved
+ * to the front of argv, which opts->files then points at. */
+int xc_cli_parse(int argc, char **argv, struct xc_cli_opts *opts);
+
+/* Runs the zstd-compatible mode; returns the exit status. */
+int xc_cli_zstd(int argc, char **argv);
+
+/* ---- streaming codecs (cli_zstd.c) -------------------------------------------- */
+
+struct xc_sink;
+struct xc_codec;
+
+/* The contexts and buffers of one run, reused from file to file.  NULL with
+ * a message when memory runs out or the dictionary cannot be used. */
+struct xc_codec *xc_codec_new(const struct xc_cli_opts *opts);
+void xc_codec_free(struct xc_codec *codec);
+
+/* Streams in_fd (in_size bytes when known, else XC_CLI_UNKNOWN_SIZE) through
+ * the codec into out (NULL: discard, for -t).  `name` names the input in
+ * messages.  Returns 0, or -1 after printing the error. */
+int xc_codec_compress(struct xc_codec *codec, int in_fd, const char *name,
+                      unsigned long long in_size, struct xc_sink *out);
+int xc_codec_decompress(struct xc_codec *codec, int in_fd, const char *name,
+                        unsigned long long in_size, struct xc_sink *out);
+
+/* Bytes read and written by the last call. */
+void xc_codec_counts(const struct xc_codec *codec, unsigned long long *in,
+                     unsigned long long *out);
+
+/* -l: prints the frame table of each file; returns the exit status. */
+int xc_cli_list(const struct xc_cli_opts *opts);
+
+/* ---- files (cli_io.c) --------------------------------------------------------- */
+
+/* Installs the SIGINT, SIGTERM and SIGHUP handler that removes the output
+ * file in progress and exits with 128 + the signal.  A signal ignored when
+ * the program starts (nohup, a background job of a script) stays ignored. */
+void xc_cli_signals_install(void);
+
+/* read() that retries after EINTR and fills buf unless the input ends:
+ * returns the bytes read (short only at end of input) or -1 with errno. */
+long xc_read_full(int fd, void *buf, size_t n);
+
+/* Opens an input: "-" is standard input (st is then zeroed unless it is a
+ * regular file).  Returns the descriptor, or -1 after printing why. */
+int xc_source_open(const char *path, int force, struct stat *st);
+
+/* An output: standard output, a device or FIFO written in place, or a
+ * regular file written under a temporary name in the same directory and
+ * renamed over the final name only when complete. */
+struct xc_sink {
+    int fd;
+    int is_temp;
+    const char *path;        /* the name given, for messages */
+    unsigned long long written;
+    char tmp_path[4096];
+};
+
+/* Opens standard output (path NULL) or path.  Refuses an existing regular
+ * file unless force, and compressed data (binary) to a terminal unless
+ * force.  src_st, when it describes a regular file, gives the mode and times
+ * the output receives at commit.  Returns 0 or -1 after printing why. */
+int xc_sink_open(struct xc_sink *s, const char *path, int force, int binary,
+                 const struct stat *src_st);
+int xc_sink_write(struct xc_sink *s, const void *buf, size_t n);
+/* Completes the output (mode, times, rename).  Returns 0 or -1 after
+ * printing why; the temporary file is gone either way. */
+int xc_sink_commit(struct xc_sink *s, int force, const struct stat *src_st);
+/* Drops the output: closes it and removes the temporary file. */
+void xc_sink_abort(struct xc_sink *s);
+
+/* ---- progress ------------------------------------------------------------------ */
+
+/* A line on stderr, refreshed a few times a second, that appears only when
+ * stderr is a terminal, verbosity is 2 or more and the work has already
+ * taken half a second. */
+struct xc_progress {
+    const char *name;
+    unsigned long long total;
+    double start, last;
+    int enabled, shown;
+};
+void xc_progress_start(struct xc_progress *p, const char *name, unsigned long long total);
+void xc_progress_update(struct xc_progress *p, unsigned long long in, unsigned long long out);
+void xc_progress_end(struct xc_progress *p);
+
+/* ---- other subcommands ------------------------------------------------------------ */
+
+/* `xcodec crc32c|inet [FILE...]`; kind is "crc32c" or "inet". */
+int xc_cli_sums(const char *kind, int argc, char **argv);
+
+/* `xcodec cpucap`. */
+int xc_cli_cpucap(void);
+
+/* `xcodec bench [--json] [--quick] [FILE...]`: the main job. */
+int xc_cli_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The streaming loops of the xcodec command: one input descriptor through
+ * the library's streaming compressor or decompressor into one output, with
+ * two fixed buffers, so memory stays bounded by the buffers plus the
+ * codec's window whatever the size of the input.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* One zstd block's worth: the compressor emits whole blocks, and a full
+ * block of input is what the decompressor wants at most in one piece. */
+#define XC_CLI_CHUNK ((size_t)128 * 1024)
+
+struct xc_codec {
+    const struct xc_cli_opts *opts;
+    xc_zstd_cctx *cctx;
+    xc_zstd_dctx *dctx;
+    xc_zstd_ddict *ddict;
+    unsigned char *in_buf, *out_buf;
+    unsigned long long n_in, n_out;
+};
+
+/* Reads a whole dictionary file; dictionaries are small (zstd's trainer
+ * makes 110 KiB by default), so it is held in memory. */
+static unsigned char *read_dict(const char *path, size_t *size)
+{
+    struct stat st;
+    int fd = xc_source_open(path, 0, &st);
+    if (fd < 0) return NULL;
+    unsigned char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 1 << 16;
+            unsigned char *nb = realloc(buf, cap);
+            if (!nb) {
+                xc_cli_msg(1, "%s: out of memory", path);
+                break;
+            }
+            buf = nb;
+        }
+        long n = xc_read_full(fd, buf + len, cap - len);
+        if (n < 0) {
+            xc_cli_msg(1, "%s: read error: %s", path, strerror(errno));
+            break;
+        }
+        len += (size_t)n;
+        if (len < cap) {
+            close(fd);
+            *size = len;
+            return buf;
+        }
+    }
+    close(fd);
+    free(buf);
+    return NULL;
+}
+
+struct xc_codec *xc_codec_new(const struct xc_cli_opts *opts)
+{
+    struct xc_codec *c = calloc(1, sizeof *c);
+    if (!c) goto oom;
+    c->opts = opts;
+    c->in_buf = malloc(XC_CLI_CHUNK);
+    c->out_buf = malloc(XC_CLI_CHUNK);
+    if (!c->in_buf || !c->out_buf) goto oom;
+    if (opts->mode == XC_MODE_COMPRESS) {
+        c->cctx = xc_zstd_cctx_new();
+        if (!c->cctx) goto oom;
+        size_t r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_LEVEL, opts->level);
+        if (!xc_is_error(r)) r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_CHECKSUM, opts->checksum);
+        if (xc_is_error(r)) {
+            xc_cli_msg(1, "level %d: %s", opts->level, xc_error_name(r));
+            xc_codec_free(c);
+            return NULL;
+        }
+        return c;
+    }
+    c->dctx = xc_zstd_dctx_new();
+    if (!c->dctx) goto oom;
+    if (opts->window_log_max) {
+        size_t r = xc_zstd_dctx_set(c->dctx, XC_ZSTD_D_WINDOW_LOG_MAX, opts->window_log_max);
+        if (xc_is_error(r)) {
+            xc_cli_msg(1, "--memory: %s", xc_error_name(r));
+            xc_codec_free(c);
+            return NULL;
+        }
+    }
+    if (opts->dict_path) {
+        size_t size = 0;
+        unsigned char *dict = read_dict(opts->dict_path, &size);
+        if (!dict) {
+            xc_codec_free(c);
+            return NULL;
+        }
+        c->ddict = xc_zstd_ddict_new(dict, size);
+        free(dict);
+        if (!c->ddict) {
+            xc_cli_msg(1, "%s: not a usable dictionary (corrupt, or out of memory)",
+                       opts->dict_path);
+            xc_codec_free(c);
+            return NULL;
+        }
+    }
+    return c;
+oom:
+    xc_cli_msg(1, "out of memory");
+    xc_codec_free(c);
+    return NULL;
+}
+
+void xc_codec_free(struct xc_codec *c)
+{
+    if (!c) return;
+    xc_zstd_cctx_free(c->cctx);
+    xc_zstd_dctx_free(c->dctx);
+    xc_zstd_ddict_free(c->ddict);
+    free(c->in_buf);
+    free(c->out_buf);
+    free(c);
+}
+
+void xc_codec_counts(const struct xc_codec *c, unsigned long long *in, unsigned long long *out)
+{
+    *in = c->n_in;
+    *out = c->n_out;
+}
+
+static int emit(struct xc_codec *c, struct xc_sink *out, size_t n)
+{
+    c->n_out += n;
+    return out && n ? xc_sink_write(out, c->out_buf, n) : 0;
+}
+
+int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
+                      unsigned long long in_size, struct xc_sink *out)
+{
+    struct xc_progress prog;
+    c->n_in = c->n_out = 0;
+    xc_zstd_cctx_reset(c->cctx);
+    if (in_size != XC_CLI_UNKNOWN_SIZE) xc_zstd_cctx_set_pledged_size(c->cctx, in_size);
+    xc_progress_start(&prog, name, in_size);
+    for (;;) {
+        long n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
+        if (n < 0) {
+            xc_progress_end(&prog);
+            xc_cli_msg(1, "%s: read error: %s", name, strerror(errno));
+            return -1;
+        }
+        /* xc_read_full() is short only at the end of the input. */
+        xc_zstd_end_op op = (size_t)n < XC_CLI_CHUNK ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE;
+        xc_in_buffer in = {c->in_buf, (size_t)n, 0};
+        int stalled = 0;
+        for (;;) {
+            xc_out_buffer ob = {c->out_buf, XC_CLI_CHUNK, 0};
+            size_t before = in.pos;
+            size_t r = xc_zstd_compress_stream(c->cctx, &ob, &in, op);
+            if (xc_is_error(r)) {
+                xc_progress_end(&prog);
+                if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG)
+                    xc_cli_msg(1, "%s: the file changed size while being read", name);
+                else
+                    xc_cli_msg(1, "%s: compression failed: %s", name, xc_error_name(r));
+                return -1;
+            }
+            if (emit(c, out, ob.pos)) {
+                xc_progress_end(&prog);
+                return -1;
+            }
+            if (op == XC_ZSTD_E_END ? r == 0 : in.pos == in.size) break;
+            /* A call that neither reads nor writes would loop forever. */
+            stalled = (ob.pos == 0 && in.pos == before) ? stalled + 1 : 0;
+            if (stalled > 2) {
+                xc_progress_end(&prog);
+                xc_cli_msg(1, "%s: compression made no progress", name);
+                return -1;
+            }
+        }
+        c->n_in += (unsigned long long)n;
+        xc_progress_update(&prog, c->n_in, c->n_out);
+        if (op == XC_ZSTD_E_END) break;
+    }
+    xc_progress_end(&prog);
+    return 0;
+}
+
+static int is_zstd_or_skippable(const unsigned char *p, size_t n)
+{
+    if (n < 4) return 0;
+    uint32_t magic = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+                     (uint32_t)p[3] << 24;
+    return magic == XC_ZSTD_MAGIC ||
+           (magic & XC_ZSTD_MAGIC_SKIPPABLE_MASK) == XC_ZSTD_MAGIC_SKIPPABLE_START;
+}
+
+/* zstd -dcf copies input that is not zstd through unchanged, so that
+ * `xcodec -dcf` works like `cat` on a mix of compressed and plain files. */
+static int pass_through(struct xc_codec *c, int in_fd, const char *name, size_t have,
+                        struct xc_sink *out)
+{
+    for (;;) {
+        c->n_in += have;
+        c->n_out += have;
+        if (have && xc_sink_write(out, c->in_buf, have)) return -1;
+        if (have < XC_CLI_CHUNK) return 0; /* a short read is the end */
+        long n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
+        if (n < 0) {
+            xc_cli_msg(1, "%s: read error: %s", name, strerror(errno));
+            return -1;
+        }
+        have = (size_t)n;
+    }
+}
+
+static void decode_error(const char *name, size_t r, unsigned long long at,
+                         unsigned long long frames)
+{
+    const char *hint = "";
+    switch (xc_error_code(r)) {
+    case XC_ERROR_UNKNOWN_MAGIC:
+        if (frames == 0) {
+            xc_cli_msg(1, "%s: not in zstd format", name);
+            return;
+        }
+        hint = " (data after the last frame)";
+        break;
+    case XC_ERROR_WINDOW_TOO_LARGE: hint = " (allow more with --memory=SIZE)"; break;
+    case XC_ERROR_DICT_MISSING: hint = " (give it with -D DICT)"; break;
+    default: break;
+    }
+    xc_cli_msg(1, "%s: %s near input byte %llu%s", name, xc_error_name(r), at, hint);
+}
+
+int xc_codec_decompress(struct xc_codec *c, int in_fd, const char *name,
+                        unsigned long long in_size, struct xc_sink *out)
+{
+    struct xc_progress prog;
+    c->n_in = c->n_out = 0;
+    xc_zstd_dctx_reset(c->dctx);
+    if (c->ddict) xc_zstd_dctx_ref_ddict(c->dctx, c->ddict);
+
+    long n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
+    if (n < 0) {
+        xc_cli_msg(1, "%s: read error: %s", name, strerror(errno));
+        return -1;
+    }
+    if (n == 0) {
+        xc_cli_msg(1, "%s: empty input, no zstd frame", name);
+        return -1;
+    }
+    if (c->opts->force && out && out->fd == STDOUT_FILENO &&
+        !is_zstd_or_skippable(c->in_buf, (size_t)n))
+        return pass_through(c, in_fd, name, (size_t)n, out);
+
+    xc_progress_start(&prog, name, in_size);
+    size_t last = 0;
+    unsigned long long frames = 0;
+    for (;;) {
+        xc_in_buffer in = {c->in_buf, (size_t)n, 0};
+        int out_full = 0;
+        /* Call again while input remains or the output buffer came back
+         * full: in the latter case decoded bytes may still be waiting. */
+        while (in.pos < in.size || out_full) {
+            xc_out_buffer ob = {c->out_buf, XC_CLI_CHUNK, 0};
+            size_t r = xc_zstd_decompress_stream(c->dctx, &ob, &in);
+            if (xc_is_error(r)) {
+                xc_progress_end(&prog);
+                decode_error(name, r, c->n_in + in.pos, frames);
+                return -1;
+            }
+            if (emit(c, out, ob.pos)) {
+                xc_progress_end(&prog);
+                return -1;
+            }
+            out_full = ob.pos == ob.size;
+            if (r == 0 && last != 0) frames++;
+            last = r;
+        }
+        c->n_in += (unsigned long long)n;
+        xc_progress_update(&prog, c->n_in, c->n_out);
+        if ((size_t)n < XC_CLI_CHUNK) break;
+        n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
+        if (n < 0) {
+            xc_progress_end(&prog);
+            xc_cli_msg(1, "%s: read error: %s", name, strerror(errno));
+            return -1;
+        }
+    }
+    xc_progress_end(&prog);
+    /* The decoder answers 0 exactly when a frame is complete and flushed. */
+    if (last != 0) {
+        xc_cli_msg(1, "%s: %s: the last frame is incomplete", name,
+                   xc_error_string(XC_ERROR_TRUNCATED));
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Row-based match search, for the greedy (and later lazy) strategies with
+ * windows above 16 KiB.  Included by the finders that use it; everything
+ * here is static and force-inlined into them, working on a local
+ * xc_zsearch.
+ *
+ * Layout.  The hash of min_match bytes, with 8 extra bits, picks a row of
+ * R = 2^row_log cells (row_log = search_log clamped to 4..6) and a tag: the
+ * extra 8 bits.  A row is a small ring: the hash table holds its R
+ * positions, the tag table the tag of each, and the row heads the cell that
+ * received the newest position, so the ring reads newest to oldest from the
+ * head on.  Inserting a position writes one cell and moves the head back.
+ *
+ * Search.  The tags of a row are compared with the tag of the current
+ * position all at once (8 bytes per 64-bit word: an exact zero-byte test of
+ * tags XOR tag, gathered into one bit per cell), which leaves only the
+ * cells whose hash agrees in 8 more bits than the row index: about one in
+ * 256 of the others.  Up to 2^search_log of those are checked newest first,
+ * stopping at the first one out of the window (older ones are older
+ * still).  Compared with chains, the candidates' positions sit in one
+ * cache line and unpromising ones cost no load at all.
+ *
+ * The comparison is exact, in portable C or with SSE2 on x64 (the BMI2
+ * copy of the finders), so the candidates and the order they are tried in,
+ * hence the frames, are the same on every ISA and tier.
+ *
+ * Insertion runs ahead of the searches in a hash cache:
+ * each inserted position computes the hash of the one 8 bytes further and
+ * prefetches its row, so rows are in cache when they are needed.  After a
+ * match longer than 384 bytes, only its first 96 and last 32 positions are
+ * inserted: the middle of a long match is rarely where the next one starts.
+ */
+#ifndef XC_ZSTD_SEARCH_ROW_H
+#define XC_ZSTD_SEARCH_ROW_H
+
+#include "zstd_compress_internal.h"
+
+#if defined(XC_ARCH_X64)
+#  include <emmintrin.h>
+#endif
+
+#define ROW_SKIP_AFTER 384
+#define ROW_KEEP_START 96
+#define ROW_KEEP_END 32
+
+XC_FORCE_INLINE void row_prefetch(const xc_zsearch *s, uint32_t h)
+{
+    size_t const row = (size_t)(h >> 8) << s->row_log;
+    XC_PREFETCH(s->table + row);
+    XC_PREFETCH(s->tags + row);
+}
+
+/* Fills the cache for the 8 positions from s->next. */
+XC_FORCE_INLINE void row_fill_cache(xc_zsearch *s, const uint8_t *iend, unsigned mls)
+{
+    for (uint32_t i = 0; i < 8; i++) {
+        uint32_t const idx = s->next + i;
+        const uint8_t *p = s->base + idx;
+        if (p + XC_ZSTD_HASH_READ > iend) break;
+        uint32_t const h = (uint32_t)xc_zhash(p, s->hash_bits, mls);
+        s->cache[idx & 7] = h;
+        row_prefetch(s, h);
+    }
+}
+
+XC_FORCE_INLINE void row_insert_one(xc_zsearch *s, uint32_t idx, uint32_t h)
+{
+    uint32_t const mask = ((uint32_t)1 << s->row_log) - 1;
+    uint32_t const row = h >> 8;
+    uint32_t const pos = (s->heads[row] - 1u) & mask;
+    size_t const cell = ((size_t)row << s->row_log) + pos;
+    s->heads[row] = (uint8_t)pos;
+    s->tags[cell] = (uint8_t)h;
+    s->table[cell] = idx;
+}
+
+/* Takes the hash of position idx from the cache and puts there the hash of
+ * idx + 8, prefetching its row (within 16 bytes of iend there is nothing to
+ * compute: such positions are never searched in this block). */
+XC_FORCE_INLINE uint32_t row_next_hash(xc_zsearch *s, uint32_t idx, size_t end, unsigned mls)
+{
+    uint32_t const h = s->cache[idx & 7];
+    if (XC_LIKELY((size_t)idx + 2 * XC_ZSTD_HASH_READ <= end)) {
+        uint32_t const hn = (uint32_t)xc_zhash(s->base + idx + 8, s->hash_bits, mls);
+        s->cache[idx & 7] = hn;
+        row_prefetch(s, hn);
+    }
+    return h;
+}
+
+/* Brings the rows up to date for a search at index cur. */
+XC_FORCE_INLINE void row_update(xc_zsearch *s, uint32_t cur, const uint8_t *iend, unsigned mls)
+{
+    size_t const end = (size_t)(iend - s->base);
+    uint32_t idx = s->next;
+    if (XC_UNLIKELY(cur - idx > ROW_SKIP_AFTER)) {
+        for (uint32_t stop = idx + ROW_KEEP_START; idx < stop; idx++)
+            row_insert_one(s, idx, row_next_hash(s, idx, end, mls));
+        s->next = idx = cur - ROW_KEEP_END;
+        row_fill_cache(s, iend, mls);
+    }
+    for (; idx < cur; idx++) row_insert_one(s, idx, row_next_hash(s, idx, end, mls));
+    s->next = cur;
+}
+
+/* One bit per cell of the row whose tag equals `tag`, bit j for cell j.
+ * Per 8 cells: x = tags ^ tag (a zero byte where they agree); adding 0x7F
+ * to the low 7 bits of each byte sets its top bit unless those bits are
+ * zero, or-ing x in adds the byte's own top bit, so the complement's top
+ * bits mark exactly the zero bytes; a multiplication gathers the 8 top bits
+ * into one byte (the partial products land on distinct bits, so nothing
+ * carries into it). */
+XC_FORCE_INLINE uint64_t row_match_tags(const uint8_t *tags, unsigned row_log, uint8_t tag)
+{
+    uint64_t const ones = 0x0101010101010101ull, low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t const t = ones * tag;
+    uint64_t mask = 0;
+    for (unsigned w = 0; w < (1u << row_log) / 8; w++) {
+        uint64_t const x = xc_read_le64(tags + 8 * w) ^ t;
+        uint64_t const z = ~(((x & low7) + low7) | x | low7);
+        mask |= (((z >> 7) * 0x0102040810204080ull) >> 56) << (8 * w);
+    }
+    return mask;
+}
+
+#if defined(XC_ARCH_X64)
+/* The same mask with SSE2 (part of every x64 CPU): byte compares and the
+ * sign-bit gather, 16 cells at a time. */
+XC_FORCE_INLINE uint64_t row_match_tags_sse2(const uint8_t *tags, unsigned row_log, uint8_t tag)
+{
+    __m128i const t = _mm_set1_epi8((char)tag);
+    uint64_t mask = 0;
+    for (unsigned w = 0; w < (1u << row_log) / 16; w++) {
+        __m128i const v = _mm_loadu_si128((const __m128i *)(const void *)(tags + 16 * w));
+        mask |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, t)) << (16 * w);
+    }
+    return mask;
+}
+#endif
+
+/* The longest match at ip (at least 4 bytes to count) among the cells of
+ * its row that carry its tag; its offset in *offset.  Returns 3 or less
+ * when there is none.  ip is inserted as well.  simd picks the SSE2 tag
+ * comparison on x64 (same result). */
+XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                                  unsigned mls, uint32_t *offset, int simd)
+{
+    const uint8_t *const base = s->base;
+    unsigned const row_log = s->row_log;
+    uint32_t const cells = (uint32_t)1 << row_log;
+    uint32_t const cur = (uint32_t)(ip - base);
+    uint32_t const low = cur - s->start > s->window ? cur - s->window : s->start;
+    unsigned attempts = XC_MIN(s->attempts, cells);
+    uint32_t cand[64];
+    unsigned nc = 0;
+    size_t best = 3;
+
+    row_update(s, cur, iend, mls);
+    uint32_t const h = row_next_hash(s, cur, (size_t)(iend - base), mls);
+    uint32_t const row = h >> 8;
+    size_t const first = (size_t)row << row_log;
+    /* A head never written in this frame may hold anything; masked, it
+     * still names a cell, and every cell of such a row is stale. */
+    unsigned const head = s->heads[row] & (cells - 1);
+    uint64_t m;
+#if defined(XC_ARCH_X64)
+    if (simd)
+        m = row_match_tags_sse2(s->tags + first, row_log, (uint8_t)h);
+    else
+#endif
+        m = row_match_tags(s->tags + first, row_log, (uint8_t)h);
+    (void)simd;
+    /* Rotate so that bit k is the k-th newest cell. */
+    if (head) {
+        uint64_t const all = cells == 64 ? ~0ull : ((uint64_t)1 << cells) - 1;
+        m = ((m >> head) | (m << (cells - head))) & all;
+    }
+    for (; m && attempts > 0; m &= m - 1, attempts--) {
+        uint32_t const idx = s->table[first + ((head + xc_ctz64(m)) & (cells - 1))];
+        if (idx < low) break; /* older cells are older still */
+        XC_PREFETCH(base + idx);
+        cand[nc++] = idx;
+    }
+    /* ip joins its row only now, after the row was read. */
+    row_insert_one(s, cur, h);
+    s->next = cur + 1;
+
+    for (unsigned i = 0; i < nc; i++) {
+        const uint8_t *const match = base + cand[i];
+        /* best < iend - ip, so the 4-byte loads stay inside the input. */
+        if (xc_read32(match + best - 3) == xc_read32(ip + best - 3)) {
+            size_t const len = xc_zcount(ip, match, iend);
+            if (len > best) {
+                best = len;
+                *offset = cur - cand[i];
+                if (ip + len == iend) break;
+            }
+        }
+    }
+    return best;
+}
+
+#endif /* XC_ZSTD_SEARCH_ROW_H */

@@ -1,0 +1,303 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# Tests of the xcodec command: run.sh PATH/TO/xcodec
+#
+# Round trips with the zstd command both ways, pipes, -t on damaged input,
+# missing files, outputs that exist, --rm/-k, -l, -D, checksums of known
+# data, and an interrupt during compression, with every exit status checked.
+# Tests that need the zstd command, or env --default-signal (GNU coreutils
+# 8.31+), are skipped when those are missing.  Prints a closing line
+# "cli: N passed, N failed" and exits non-zero when a test failed.
+set -u
+
+XC=${1:?usage: run.sh PATH/TO/xcodec}
+case $XC in /*) ;; *) XC=$(pwd)/$XC ;; esac
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/xcodec-cli.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+
+pass=0
+fail=0
+skip=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check() {
+    desc=$1
+    shift
+    if "$@"; then ok; else bad "$desc"; fi
+}
+
+# status WANT DESCRIPTION COMMAND...: passes when the command exits with WANT
+# ("nonzero" accepts any failure).  Its stdout goes to $T/out, its stderr
+# to $T/err.
+status() {
+    want=$1 desc=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    got=$?
+    if [ "$want" = nonzero ]; then
+        if [ "$got" -ne 0 ]; then ok; else bad "$desc: exit 0, wanted a failure"; fi
+    elif [ "$got" -eq "$want" ]; then
+        ok
+    else
+        bad "$desc: exit $got, wanted $want; stderr: $(head -c 300 "$T/err")"
+    fi
+}
+
+err_mentions() { grep -q -- "$1" "$T/err"; }
+
+have_zstd=0
+command -v zstd >/dev/null 2>&1 && have_zstd=1
+need_zstd() {
+    if [ $have_zstd -eq 0 ]; then
+        skip=$((skip + 1))
+        return 1
+    fi
+    return 0
+}
+
+# ---- inputs ---------------------------------------------------------------------------
+# Compressible text of about 5 MB (several windows at the default level),
+# a small file, an empty file, and incompressible bytes.
+awk 'BEGIN { for (i = 0; i < 150000; i++) printf "%d the quick brown fox %d jumps over %d\n", i, i * 7, i % 97 }' >big
+printf 'hello, xcodec\n' >small
+: >empty
+head -c 300000 "$XC" >binary
+printf 123456789 >check9
+
+# ---- basic commands --------------------------------------------------------------------
+status 0 "--version" "$XC" --version
+status 0 "--help" "$XC" --help
+status 2 "unknown option" "$XC" --no-such-option
+status 0 "cpucap" sh -c "'$XC' cpucap >cpucap.out"
+check "cpucap names the tier and each kernel" \
+    sh -c 'grep -q "^tier" cpucap.out && grep -q "^crc32c" cpucap.out && grep -q "^inet" cpucap.out &&
+           grep -q "^zstd_decode" cpucap.out && grep -q "^zstd_encode" cpucap.out'
+
+# ---- checksums ----------------------------------------------------------------------
+status 0 "crc32c" sh -c "'$XC' crc32c check9 >sum.out"
+check "crc32c of 123456789 is e3069283" grep -qx "e3069283  check9" sum.out
+status 0 "crc32c from stdin" sh -c "'$XC' crc32c - <check9 >sum.out"
+check "crc32c of stdin" grep -qx "e3069283  -" sum.out
+status 0 "inet" sh -c "'$XC' inet check9 empty >sum.out"
+# RFC 1071: the words 3132 3334 3536 3738 3900 sum to 109d4, which folds
+# to 09d5 and complements to f62a; an empty input sums to 0, giving ffff.
+check "inet of 123456789 is f62a" grep -qx "f62a  check9" sum.out
+check "inet of an empty file is ffff" grep -qx "ffff  empty" sum.out
+# A pipe that delivers an odd-length piece first: the odd split must not
+# change the checksum.
+"$XC" inet big | sed 's/  big$//' >sum.file
+(printf 0; sleep 0.2; cat big) >odd.in
+{ printf 0; sleep 0.2; cat big; } | "$XC" inet | sed 's/  -$//' >sum.pipe
+"$XC" inet odd.in | sed 's/  odd.in$//' >sum.odd
+check "inet over a pipe with an odd first piece equals the file's" cmp -s sum.pipe sum.odd
+check "crc32c of several files" sh -c "'$XC' crc32c big small | wc -l | grep -q 2"
+status nonzero "crc32c of a missing file" "$XC" crc32c no-such-file
+check "the message names the missing file" err_mentions no-such-file
+
+# ---- round trips with zstd --------------------------------------------------------------
+if need_zstd; then
+    for lv in -1 -3 -9 -19 --fast=3; do
+        rm -f big.zst
+        status 0 "compress $lv" "$XC" -q $lv big
+        check "zstd -t accepts level $lv" zstd -q -t big.zst
+        check "zstd -d restores level $lv" sh -c 'zstd -q -d -c big.zst | cmp -s - big'
+    done
+    rm -f big.zst
+    status 0 "compress --ultra -22" "$XC" -q --ultra -22 small -o small.u.zst
+    check "zstd -d of --ultra -22" sh -c 'zstd -q -d -c small.u.zst | cmp -s - small'
+    for f in small empty binary; do
+        status 0 "compress $f" "$XC" -q "$f"
+        check "zstd restores $f" sh -c "zstd -q -d -c '$f.zst' | cmp -s - '$f'"
+    done
+    check "the source stays by default" test -f small
+    for f in big small empty binary; do
+        zstd -q -f "$f" -o "z.$f.zst"
+        status 0 "decompress zstd's $f" "$XC" -q -d "z.$f.zst" -o "z.$f"
+        check "xcodec restores zstd's $f" cmp -s "z.$f" "$f"
+    done
+    zstd -q -f -19 --no-check big -o z19.zst
+    status 0 "decompress zstd -19 --no-check" sh -c "'$XC' -d -c z19.zst >z19.out"
+    check "xcodec restores zstd -19" cmp -s z19.out big
+    # Several frames, one after another, with a skippable frame between.
+    printf '\120\052\115\030\004\000\000\000abcd' >skip.bin
+    cat z.small.zst skip.bin z.big.zst >multi.zst
+    cat small big >multi.want
+    status 0 "decompress concatenated frames" sh -c "'$XC' -dc multi.zst >multi.out"
+    check "concatenated frames decode in order" cmp -s multi.out multi.want
+fi
+
+# ---- pipes --------------------------------------------------------------------------------
+status 0 "stdin to stdout" sh -c "'$XC' <big >pipe.zst"
+status 0 "and back" sh -c "'$XC' -d <pipe.zst >pipe.out"
+check "stdin/stdout round trip" cmp -s pipe.out big
+status 0 "- is stdin" sh -c "cat big | '$XC' -c - | '$XC' -dc - >pipe2.out"
+check "a pipe through both directions" cmp -s pipe2.out big
+if need_zstd; then
+    check "xcodec | zstd -d" sh -c "cat big | '$XC' | zstd -q -d | cmp -s - big"
+    check "zstd | xcodec -d" sh -c "cat big | zstd -q | '$XC' -d | cmp -s - big"
+fi
+status 0 "-c writes stdout for a file" sh -c "'$XC' -c small >c.zst"
+status nonzero "non-zstd stdin" sh -c "'$XC' -d <small >/dev/null"
+check "the message says the format" err_mentions "not in zstd format"
+status 0 "-dcf copies non-zstd data through" sh -c "'$XC' -dcf small >through.out"
+check "the copy is exact" cmp -s through.out small
+
+# A terminal, when util-linux script(1) can make one: no compressed data to
+# it without -f; the refusal is an error.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>&1; then
+    status nonzero "compressed data to a terminal" script -qec "'$XC' -c small" /dev/null
+    check "the refusal says why" grep -q terminal "$T/out"
+    status 0 "-f writes compressed data to a terminal" script -qec "'$XC' -f -c small" /dev/null
+else
+    skip=$((skip + 1))
+fi
+# The progress line is for terminals only: nothing of it in a file.
+"$XC" -f -v big -o prog.zst 2>prog.err
+check "no progress line when stderr is not a terminal" sh -c '! tr "\r" "#" <prog.err | grep -q "#"'
+
+# ---- -t ------------------------------------------------------------------------------------
+"$XC" -q -f big -o good.zst
+status 0 "-t on a good file" "$XC" -q -t good.zst
+cp good.zst corrupt.zst
+size=$(wc -c <corrupt.zst)
+printf 'XXXXXXXX' | dd of=corrupt.zst bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+status nonzero "-t on a corrupt file" "$XC" -t corrupt.zst
+check "the message names the corrupt file" err_mentions corrupt.zst
+head -c $((size - 10)) good.zst >trunc.zst
+status nonzero "-t on a truncated file" "$XC" -t trunc.zst
+check "the message says truncated" err_mentions "truncated"
+status nonzero "-t on an empty file" "$XC" -t empty
+status nonzero "-d of a corrupt file" "$XC" -d corrupt.zst -o corrupt.out
+check "no output after a failed decompression" test ! -e corrupt.out
+check "no temporary file after a failed decompression" sh -c '! ls -A | grep -q "^\.corrupt"'
+
+# ---- missing files, existing outputs ----------------------------------------------------
+status nonzero "missing file" "$XC" no-such-file
+check "the message names the missing file" err_mentions no-such-file
+check "no output for a missing file" test ! -e no-such-file.zst
+status nonzero "-d missing file" "$XC" -d no-such-file.zst
+check "the message names it" err_mentions no-such-file.zst
+status nonzero "a missing file among good ones" "$XC" -q -f small no-such-file binary
+check "the good files are still done" sh -c 'test -s small.zst && test -s binary.zst'
+printf 'keep me\n' >small.zst
+status nonzero "existing output without -f" "$XC" small
+check "the refusal names the output" err_mentions small.zst
+check "the existing output is untouched" sh -c 'test "$(cat small.zst)" = "keep me"'
+status 0 "existing output with -f" "$XC" -q -f small
+check "-f replaced it with a good frame" sh -c "'$XC' -dc small.zst | cmp -s - small"
+printf 'keep me\n' >small.out
+status nonzero "-o onto an existing file" "$XC" -d small.zst -o small.out
+check "-o target untouched" sh -c 'test "$(cat small.out)" = "keep me"'
+status nonzero "unknown suffix" "$XC" -d small
+check "the message names the file" err_mentions small
+status nonzero "-o with a missing input" "$XC" small no-such-file -o both.zst
+check "-o leaves no partial output" test ! -e both.zst
+status 0 "-o with two inputs" "$XC" -q small binary -o both.zst
+cat small binary >multi2.want
+check "-o concatenates the inputs" sh -c "'$XC' -dc both.zst | cmp -s - multi2.want"
+status 0 "-o /dev/null writes in place" "$XC" -q -f small -o /dev/null
+check "/dev/null is still a device" test -c /dev/null
+
+# ---- --rm and -k ----------------------------------------------------------------------------
+cp big rm1
+status 0 "--rm" "$XC" -q --rm rm1
+check "--rm removed the source" test ! -e rm1
+check "--rm left the output" test -s rm1.zst
+status 0 "-d --rm" "$XC" -q -d --rm rm1.zst
+check "-d --rm removed the .zst" test ! -e rm1.zst
+check "-d --rm restored the file" cmp -s rm1 big
+status 0 "-k" "$XC" -q -k rm1
+check "-k kept the source" test -f rm1
+cp good.zst rm2.zst
+status nonzero "--rm with a failure" "$XC" -d --rm corrupt.zst rm2.zst -o rmfail.out
+check "a failed run removes no source" sh -c 'test -f corrupt.zst && test -f rm2.zst'
+chmod 640 small
+rm -f small.zst
+"$XC" -q small
+check "the output takes the source's mode" sh -c 'test "$(stat -c %a small.zst)" = 640'
+
+# ---- -l --------------------------------------------------------------------------------------
+status 0 "-l" sh -c "'$XC' -l good.zst >list.out"
+check "-l prints the header" grep -q "^Frames" list.out
+check "-l counts one frame with a checksum" sh -c 'grep good.zst list.out | grep -q "^ *1 *0 .*XXH64"'
+"$XC" -q --no-check small -o nocheck.zst
+status 0 "-l --no-check" sh -c "'$XC' -l nocheck.zst >list.out"
+check "-l says no checksum" sh -c 'grep nocheck.zst list.out | grep -q None'
+status 0 "-l several files" sh -c "'$XC' -l good.zst nocheck.zst >list.out"
+check "-l prints a total line" grep -q "files" list.out
+status nonzero "-l of a non-zstd file" "$XC" -l small
+status nonzero "-l of a truncated file" "$XC" -l trunc.zst
+status 0 "-lv" sh -c "'$XC' -lv good.zst >list.out"
+check "-lv prints each frame" grep -q "frame 0" list.out
+
+# ---- dictionaries (-D) ----------------------------------------------------------------------
+if need_zstd; then
+    mkdir samples
+    i=0
+    while [ $i -lt 400 ]; do
+        echo "{\"id\": $i, \"name\": \"user$i\", \"role\": \"admin$((i % 7))\", \"city\": \"Lisbon $((i % 13))\"}" >samples/s$i
+        i=$((i + 1))
+    done
+    if zstd -q --train samples/* --maxdict=2048 -o dict 2>/dev/null; then
+        zstd -q -D dict samples/s7 -o s7.zst
+        status 0 "-d -D" "$XC" -q -d -D dict s7.zst -o s7.out
+        check "-D decodes a dictionary frame" cmp -s s7.out samples/s7
+        status nonzero "a dictionary frame without -D" "$XC" -d s7.zst -o s7.none
+        check "the message says a dictionary is missing" err_mentions dictionary
+        check "no output without the dictionary" test ! -e s7.none
+    else
+        skip=$((skip + 1))
+    fi
+    status nonzero "-D with a missing dictionary" "$XC" -d -D no-such-dict good.zst -o x.out
+    check "the message names the dictionary" err_mentions no-such-dict
+fi
+
+# ---- interrupts ------------------------------------------------------------------------------
+# A compression fed through a slow pipe is interrupted while it waits for
+# input; neither the output nor its temporary file may remain.  Background
+# commands of a script start with SIGINT ignored (and xcodec keeps an
+# ignored SIGINT ignored, as nohup expects), so env --default-signal
+# restores it.
+interrupt_test() {
+    sig=$1 want=$2 wrapper=$3
+    rm -rf intdir
+    mkdir intdir
+    mkfifo intdir.fifo
+    (head -c 3000000 big; exec sleep 30) >intdir.fifo &
+    feeder=$!
+    $wrapper "$XC" -q -o intdir/out.zst <intdir.fifo &
+    pid=$!
+    n=0
+    while [ $n -lt 50 ] && ! ls -A intdir | grep -q .; do
+        sleep 0.1
+        n=$((n + 1))
+    done
+    check "a temporary file exists while compressing ($sig)" sh -c 'ls -A intdir | grep -q "^\.out\.zst\."'
+    check "the final name does not exist yet ($sig)" test ! -e intdir/out.zst
+    sleep 0.3
+    kill -s "$sig" $pid
+    wait $pid
+    got=$?
+    kill $feeder 2>/dev/null
+    wait $feeder 2>/dev/null
+    rm -f intdir.fifo
+    if [ $got -eq "$want" ]; then ok; else bad "SIG$sig: exit $got, wanted $want"; fi
+    check "no output after SIG$sig" test ! -e intdir/out.zst
+    check "no temporary file after SIG$sig" sh -c '[ -z "$(ls -A intdir)" ]'
+}
+if env --default-signal=INT true 2>/dev/null; then
+    interrupt_test INT 130 "env --default-signal=INT"
+else
+    skip=$((skip + 1))
+fi
+interrupt_test TERM 143 ""
+
+[ $skip -eq 0 ] || echo "cli: $skip group(s) skipped (zstd or env --default-signal missing)"
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
