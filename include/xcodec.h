@@ -500,8 +500,9 @@ typedef enum {
  * bytes are still waiting to be written: 0 when a flush (XC_ZSTD_E_FLUSH)
  * or the frame (XC_ZSTD_E_END) is complete; call again with more output
  * room while it is not.  After XC_ZSTD_E_END returns 0, the next call starts
- * a new frame.  Memory stays bounded by the window (a buffer of at most
- * two windows, or of the pledged size when smaller).  Errors:
+ * a new frame.  Memory stays bounded by the window (a buffer of the window
+ * plus another window or 2 MiB, or of the pledged size when smaller).
+ * Errors:
  * XC_ERROR_SRC_SIZE_WRONG (pledged size not met), XC_ERROR_OUT_OF_MEMORY,
  * XC_ERROR_BAD_PARAMETER (a NULL or inconsistent buffer, an unknown op:
  * nothing happened, the call may be repeated); after the other errors the

@@ -13,8 +13,10 @@
  * indexes a table of 2^T cells.  With canonical codes, the cells of a
  * symbol of length l form one run of 2^(T - l) cells, and the runs follow
  * one another in the sorted order from cell 0: the table is a sequence of
- * runs, no code values needed.  Both table forms always use T = 11 whatever
- * the longest code, so the decoding loops shift by a constant.
+ * runs, no code values needed.  Both table forms use T = 11 whatever the
+ * longest code, so the decoding loops shift by a constant; the one
+ * exception, the 12-bit trees of libzstd's dictionaries, gets an X1 table
+ * with T = 12 and the careful decoding paths.
  *
  * X1 cells hold one symbol and its length.  X2 cells may hold two: after a
  * first code of l1 bits, the r = T - l1 remaining bits of the lookup still

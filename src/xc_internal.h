@@ -95,18 +95,16 @@ static inline size_t xc_read_le_st(const void *p)
 {
     return sizeof(size_t) == 8 ? (size_t)xc_read_le64(p) : (size_t)xc_read_le32(p);
 }
+/* One store, not two byte stores: gcc 12 does not merge byte stores, and
+ * the Huffman X2 decoder writes two symbols at once through this. */
 static inline void xc_write_le16(void *p, uint16_t v)
 {
-    uint8_t *b = (uint8_t *)p;
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
+    xc_write16(p, XC_BIG_ENDIAN ? xc_bswap16(v) : v);
 }
 static inline void xc_write_le24(void *p, uint32_t v)
 {
-    uint8_t *b = (uint8_t *)p;
-    b[0] = (uint8_t)v;
-    b[1] = (uint8_t)(v >> 8);
-    b[2] = (uint8_t)(v >> 16);
+    xc_write_le16(p, (uint16_t)v);
+    ((uint8_t *)p)[2] = (uint8_t)(v >> 16);
 }
 static inline void xc_write_le32(void *p, uint32_t v)
 {

@@ -85,6 +85,16 @@ void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift)
  * zstd_compress_literals.c). */
 #define LIT_SCRATCH(block) ((block) + XC_HUF_TABLE_BOUND + 16)
 
+/* Where the literal buffer starts within a page.  Literals are copied in
+ * from the input and out to the destination or the staging buffer; when
+ * the two sides of a copy sit at nearly the same offset within their pages
+ * (large allocations all start 16 bytes into a page), each load aliases
+ * the store just before it in the bits the CPU uses to forward stores to
+ * loads ("4K aliasing") and the copy slows several times.  A third of a
+ * page away from the usual offset avoids that; the stream's staging buffer
+ * takes two thirds (zstd_compress_stream.c). */
+#define LIT_PAGE_OFFSET 1376
+
 /* Sequences, literals and codes of one block in one allocation. */
 static size_t reserve_block_memory(xc_zstd_cctx *c, size_t block)
 {
@@ -93,8 +103,8 @@ static size_t reserve_block_memory(xc_zstd_cctx *c, size_t block)
     c->seq_mem_block = 0;
     {
         size_t const max_seq = block / 3 + 2;
-        size_t const bytes = max_seq * sizeof(xc_zseq) + block + XC_ZSTD_LIT_SLACK + 3 * max_seq +
-                             LIT_SCRATCH(block);
+        size_t const bytes = max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block +
+                             XC_ZSTD_LIT_SLACK + LIT_SCRATCH(block);
         c->seq_mem = malloc(bytes);
         RETURN_ERROR_IF(!c->seq_mem, OUT_OF_MEMORY);
         c->seq_mem_block = block;
@@ -107,7 +117,9 @@ carve:;
     c->ss.ll_code = p;
     c->ss.ml_code = p + max_seq;
     c->ss.of_code = p + 2 * max_seq;
-    c->ss.lit = p + 3 * max_seq;
+    p += 3 * max_seq;
+    p += (LIT_PAGE_OFFSET - ((uintptr_t)p & 4095)) & 4095;
+    c->ss.lit = p;
     c->lit_scratch = c->ss.lit + c->seq_mem_block + XC_ZSTD_LIT_SLACK;
     return 0;
 }
@@ -311,7 +323,7 @@ void xc_zstd_cctx_free(xc_zstd_cctx *c)
     free(c->tables);
     free(c->seq_mem);
     free(c->in_buf);
-    free(c->out_buf);
+    free(c->out_alloc);
     free(c);
 }
 

@@ -459,7 +459,9 @@ struct xc_zstd_cctx_s {
     size_t in_size;           /* in use for this frame */
     size_t in_fill;           /* bytes present */
     size_t in_done;           /* bytes already compressed */
-    uint8_t *out_buf;         /* compressed bytes waiting for room */
+    uint8_t *out_alloc;       /* the staging allocation */
+    size_t out_alloc_cap;
+    uint8_t *out_buf;         /* compressed bytes waiting for room (inside out_alloc) */
     size_t out_cap;
     size_t out_pos, out_end;
     int frame_ended;          /* the last block and checksum are in out_buf */

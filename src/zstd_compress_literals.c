@@ -125,8 +125,13 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
         if (depth == 0) return xc_zstd_literals_raw(dst, cap, lit, n);
         table_size = xc_huf_write_table(table, sizeof table, fresh);
         FORWARD_IF_ERROR(table_size);
+        /* 0: the table cannot be described (all 256 symbols at 8 bits, or
+         * weights that do not compress into 127 bytes); only the previous
+         * table or raw literals remain. */
+        if (table_size == 0 && !can_repeat) return xc_zstd_literals_raw(dst, cap, lit, n);
         size_t const new_size = xc_huf_estimate_size(fresh, count, max_symbol) + table_size;
-        if (can_repeat && (xc_huf_estimate_size(prev, count, max_symbol) <= new_size ||
+        if (can_repeat && (table_size == 0 ||
+                           xc_huf_estimate_size(prev, count, max_symbol) <= new_size ||
                            table_size + 12 >= n)) {
             ct = prev;
             treeless = 1;

@@ -8,11 +8,11 @@
  * last window's worth of bytes before the next block moves to the front and
  * every index in the match tables drops by as much (xc_zstd_ms_rebase), so
  * the finders work on one contiguous buffer and need no second "old data"
- * segment in their hot loops.  The buffer holds two windows (capped for
- * the largest windows), so a slide moves one window of bytes per window of
- * input: about one extra copy per byte, well below the cost of matching it.
- * When the content size is known and smaller, the buffer is just that big
- * and never slides.
+ * segment in their hot loops.  The buffer holds the window plus another
+ * window or 2 MiB, whichever is more (capped for the largest windows), so a
+ * slide moves one window of bytes per window (or 2 MiB) of input: at most
+ * one extra copy per byte, below the cost of matching it.  When the content
+ * size is known and smaller, the buffer is just that big and never slides.
  *
  * Output goes straight into the caller's buffer when a whole block fits
  * there; otherwise it is staged in a buffer of one block and handed out as
@@ -24,6 +24,20 @@
 #include <stdlib.h>
 
 #include "zstd_compress_internal.h"
+
+/* Room for new input after the window of history, at least: with small
+ * windows (the fast levels) a buffer of just two windows would slide, that
+ * is copy a window, every window of input, which costs as much as matching
+ * at those speeds. */
+#ifndef STREAM_FRESH_MIN
+#define STREAM_FRESH_MIN ((uint64_t)2 << 20)
+#endif
+#ifndef STREAM_FRESH_WIN
+#define STREAM_FRESH_WIN(w) (w)
+#endif
+
+/* Slack in the staging allocation for choosing where the area starts. */
+#define STAGE_SHIFT_MAX 4096
 
 /* The window buffer stays below the index limit, so indices into it never
  * need more than 32 bits. */
@@ -75,7 +89,8 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     }
 
     xc_zstd_cparams const p = xc_zstd_cframe_params(c, content);
-    uint64_t want = (uint64_t)2 << p.window_log;
+    uint64_t const window = (uint64_t)1 << p.window_log;
+    uint64_t want = window + XC_MAX(STREAM_FRESH_WIN(window), STREAM_FRESH_MIN);
     if (want > STREAM_BUFFER_MAX) want = STREAM_BUFFER_MAX;
     if (content < want) want = content;
     size_t const bsize = (size_t)want;
@@ -84,7 +99,21 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     FORWARD_IF_ERROR(xc_zstd_cframe_begin(c, &p, c->in_buf, bsize));
     size_t const ocap =
         c->block_max + XC_ZSTD_BLOCK_HEADER + XC_ZENC_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE;
-    FORWARD_IF_ERROR(grow(&c->out_buf, &c->out_cap, ocap));
+    FORWARD_IF_ERROR(grow(&c->out_alloc, &c->out_alloc_cap, ocap + STAGE_SHIFT_MAX));
+    /* A raw block is a copy from the window buffer to the staging buffer
+     * 3 bytes on.  Two large allocations usually share their offset within
+     * a page, which would put each store 3 bytes past the load 4 KiB
+     * earlier in the address bits the CPU compares for store forwarding
+     * ("4K aliasing"): every load would wait for the store before it, and
+     * the copy would crawl.  So the staging area starts two thirds of a
+     * page away from the window buffer's page offset (the literal buffer
+     * sits at one third, see zstd_compress.c). */
+    {
+        uintptr_t const page_off = ((uintptr_t)c->in_buf + 2730 - XC_ZSTD_BLOCK_HEADER) & 4095;
+        size_t const shift = (size_t)((page_off - ((uintptr_t)c->out_alloc & 4095)) & 4095);
+        c->out_buf = c->out_alloc + shift;
+        c->out_cap = c->out_alloc_cap - shift;
+    }
 
     c->pledged = content;
     c->in_fill = c->in_done = 0;

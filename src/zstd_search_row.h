@@ -14,20 +14,21 @@
  *
  * Search.  The tags of a row are compared with the tag of the current
  * position all at once (8 bytes per 64-bit word: an exact zero-byte test of
- * tags XOR tag, gathered into one bit per cell), which leaves only the
- * cells whose hash agrees in 8 more bits than the row index: about one in
- * 256 of the others.  Up to 2^search_log of those are checked newest first,
- * stopping at the first one out of the window (older ones are older
- * still).  Compared with chains, the candidates' positions sit in one
- * cache line and unpromising ones cost no load at all.
+ * tags XOR tag, gathered into one bit per cell).  That keeps every cell
+ * that may hold a match and, of the others, about one in 256 (those whose
+ * hash happens to agree in the 8 tag bits too).  Up to 2^search_log of the
+ * kept cells are checked newest first, stopping at the first one out of
+ * the window (older ones are older still).  Compared with chains, the
+ * candidates' positions sit in one cache line and unpromising ones cost no
+ * load at all.
  *
  * The comparison is exact, in portable C or with SSE2 on x64 (the BMI2
  * copy of the finders), so the candidates and the order they are tried in,
  * hence the frames, are the same on every ISA and tier.
  *
- * Insertion runs ahead of the searches in a hash cache:
- * each inserted position computes the hash of the one 8 bytes further and
- * prefetches its row, so rows are in cache when they are needed.  After a
+ * Insertion runs ahead of the searches in a hash cache: each inserted
+ * position computes the hash of the one 8 bytes further and prefetches its
+ * row, so rows are in cache when they are needed.  After a
  * match longer than 384 bytes, only its first 96 and last 32 positions are
  * inserted: the middle of a long match is rarely where the next one starts.
  */

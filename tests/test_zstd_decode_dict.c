@@ -328,7 +328,8 @@ static void test_switching(void **state)
     for (int i = 0; i < 12; i++) {
         int use_b = (int)xc_rand_below(2);
         size_t sizes[8], total;
-        uint8_t *src = make_records(1 + xc_rand_below(8), xc_rand(), sizes, &total);
+        size_t count = 1 + xc_rand_below(8);
+        uint8_t *src = make_records(count, xc_rand(), sizes, &total);
         zt_cparams p = {.level = 1 + (int)xc_rand_below(19), .checksum = 1, .content_size = 1,
                         .dict = use_b ? b : a, .dict_size = use_b ? sb : sa};
         size_t n;
@@ -410,8 +411,8 @@ static void test_ddict_threads(void **state)
     set.rounds = xc_test_quick() ? 2 : 20;
     for (unsigned i = 0; i < FRAMES_PER_SET; i++) {
         size_t sizes[64];
-        set.contents[i] = make_records(1 + xc_rand_below(64), xc_rand(), sizes,
-                                       &set.content_size[i]);
+        size_t count = 1 + xc_rand_below(64);
+        set.contents[i] = make_records(count, xc_rand(), sizes, &set.content_size[i]);
         zt_cparams p = {.level = (int)(i % 8) * 3 - 2, .checksum = (int)(i & 1),
                         .content_size = (int)(i % 3 != 2), .dict = dict, .dict_size = dict_size};
         set.frames[i] = zt_compress(set.contents[i], set.content_size[i], &p, &set.frame_size[i]);

@@ -898,6 +898,33 @@ static void test_huf_extremes(void **state)
         size = huf_encode_4(enc, sizeof enc, &h, data, n);
         decode_all_ways(&h, enc, size, 1, data, n);
     }
+    /* 12 bits deep (libzstd's dictionaries): every path of the X1 table
+     * of 12-bit lookups, with the longest codes. */
+    {
+        unsigned k;
+        memset(&h, 0, sizeof h);
+        for (k = 0; k < 11; k++) h.weight[k] = (uint8_t)(12 - k);
+        h.weight[11] = h.weight[12] = 1;
+        h.nsym = 13;
+        hcode_assign(&h);
+        assert_int_equal(h.max_bits, 12);
+        for (n = 6; n < 20000; n = n * 3 + 5) {
+            size_t i;
+            for (i = 0; i < n; i++) data[i] = (uint8_t)(i % 3 ? 9 + xc_rand_below(4) : xc_rand_below(13));
+            size = huf_encode_4(enc, sizeof enc, &h, data, n);
+            decode_all_ways(&h, enc, size, 1, data, n);
+            if (n < 1024) {
+                size = huf_encode_1(enc, sizeof enc, &h, data, n);
+                decode_all_ways(&h, enc, size, 0, data, n);
+            }
+        }
+        hcode_random(&h, 256, 12, 256);
+        for (n = 6; n < 70000; n = n * 5 + 1) {
+            hcode_sample(&h, data, n, 1);
+            size = huf_encode_4(enc, sizeof enc, &h, data, n);
+            decode_all_ways(&h, enc, size, 1, data, n);
+        }
+    }
     /* Only the longest codes: a skewed tree used on its rare symbols. */
     {
         unsigned d;
