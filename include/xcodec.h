@@ -213,7 +213,9 @@ XC_API uint32_t xc_crc32c_unmask(uint32_t masked);
  * folded to 16 bits nor complemented.  Start with 0.  The piece boundaries
  * must fall on even offsets for sums to chain directly; for any boundary use
  * xc_inet_combine().  data may be NULL when len is 0; any alignment and
- * length.  Thread-safe.
+ * length.  Only the sum's class modulo 0xFFFF is defined: the variants for
+ * different CPUs may return different 32-bit values for the same input, all
+ * of which combine and fold to the same checksum.  Thread-safe.
  */
 XC_API uint32_t xc_inet_sum(uint32_t sum, const void *data, size_t len);
 
@@ -240,8 +242,11 @@ XC_API uint16_t xc_inet_checksum(const void *data, size_t len);
 /*
  * xc_inet_update() returns the new checksum field after one aligned 16-bit
  * word of the covered data changed from old_word to new_word, without
- * re-reading the data: RFC 1624 equation 3, HC' = ~(~HC + ~m + m').
- * Thread-safe.
+ * re-reading the data: RFC 1624 equation 3, HC' = ~(~HC + ~m + m').  As the
+ * RFC explains, the one case where this differs from a recomputation is when
+ * every covered word is zero after the edit: it gives 0x0000 where
+ * xc_inet_checksum() gives 0xFFFF (both are the same value in ones'
+ * complement).  Thread-safe.
  */
 XC_API uint16_t xc_inet_update(uint16_t check, uint16_t old_word, uint16_t new_word);
 
@@ -306,8 +311,9 @@ XC_API xc_zstd_dctx *xc_zstd_dctx_new(void);
 XC_API void xc_zstd_dctx_free(xc_zstd_dctx *dctx);
 
 /*
- * xc_zstd_dctx_reset() abandons any frame in progress and forgets the loaded
- * or referenced dictionary; parameters keep their values.  Returns 0.
+ * xc_zstd_dctx_reset() abandons any frame in progress (also after an error)
+ * and forgets the loaded or referenced dictionary; parameters keep their
+ * values.  Returns 0, or XC_ERROR_BAD_PARAMETER for a NULL context.
  */
 XC_API size_t xc_zstd_dctx_reset(xc_zstd_dctx *dctx);
 
@@ -322,8 +328,9 @@ typedef enum {
 
 /*
  * xc_zstd_dctx_set() sets a parameter; returns 0 or XC_ERROR_BAD_PARAMETER
- * for an unknown parameter or a value out of range, or XC_ERROR_STAGE_WRONG
- * in the middle of a streamed frame.
+ * for an unknown parameter, a value out of range or a NULL context, or
+ * XC_ERROR_STAGE_WRONG in the middle of a streamed frame or after a
+ * streaming error (until xc_zstd_dctx_reset()).
  */
 XC_API size_t xc_zstd_dctx_set(xc_zstd_dctx *dctx, xc_zstd_dparam param, int value);
 
@@ -353,7 +360,9 @@ XC_API size_t xc_zstd_decompress_stream(xc_zstd_dctx *dctx, xc_out_buffer *out,
  * by every following frame until it is replaced or the context is reset.
  * dict is either raw content or a zstd-format dictionary (magic 0xEC30A437:
  * ID, entropy tables, repeat offsets, content); size 0 unloads.  Returns 0,
- * XC_ERROR_DICT_CORRUPT or XC_ERROR_OUT_OF_MEMORY.
+ * XC_ERROR_DICT_CORRUPT, XC_ERROR_OUT_OF_MEMORY, XC_ERROR_BAD_PARAMETER (NULL
+ * context), or XC_ERROR_STAGE_WRONG in the middle of a streamed frame (whose
+ * history may point into the old dictionary).
  */
 XC_API size_t xc_zstd_dctx_load_dictionary(xc_zstd_dctx *dctx, const void *dict, size_t size);
 
@@ -371,7 +380,9 @@ XC_API unsigned xc_zstd_ddict_id(const xc_zstd_ddict *ddict);
 
 /*
  * xc_zstd_dctx_ref_ddict() makes the context use a prepared dictionary for
- * the following frames, without copying it; NULL unreferences.  Returns 0.
+ * the following frames, without copying it; NULL unreferences.  Returns 0,
+ * XC_ERROR_BAD_PARAMETER for a NULL context, or XC_ERROR_STAGE_WRONG in the
+ * middle of a streamed frame.
  */
 XC_API size_t xc_zstd_dctx_ref_ddict(xc_zstd_dctx *dctx, const xc_zstd_ddict *ddict);
 

@@ -29,12 +29,7 @@
  * windows (the fast levels) a buffer of just two windows would slide, that
  * is copy a window, every window of input, which costs as much as matching
  * at those speeds. */
-#ifndef STREAM_FRESH_MIN
 #define STREAM_FRESH_MIN ((uint64_t)2 << 20)
-#endif
-#ifndef STREAM_FRESH_WIN
-#define STREAM_FRESH_WIN(w) (w)
-#endif
 
 /* Slack in the staging allocation for choosing where the area starts. */
 #define STAGE_SHIFT_MAX 4096
@@ -90,7 +85,7 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
 
     xc_zstd_cparams const p = xc_zstd_cframe_params(c, content);
     uint64_t const window = (uint64_t)1 << p.window_log;
-    uint64_t want = window + XC_MAX(STREAM_FRESH_WIN(window), STREAM_FRESH_MIN);
+    uint64_t want = window + XC_MAX(window, STREAM_FRESH_MIN);
     if (want > STREAM_BUFFER_MAX) want = STREAM_BUFFER_MAX;
     if (content < want) want = content;
     size_t const bsize = (size_t)want;

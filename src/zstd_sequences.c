@@ -433,13 +433,9 @@ static size_t exec_bmi2_prefetch(xc_zstd_dctx *d, uint8_t *op, uint8_t *oend, co
  * cache-resident data and the fast levels, whose offsets are short, lose
  * 10-15% to the extra work of the pipeline, so they keep the plain loop.
  * With a 1 MiB threshold level 3 (2 MiB windows) already lost. */
-#ifndef PREFETCH_CODE
 #define PREFETCH_CODE 22
-#endif
 #define PREFETCH_DISTANCE ((size_t)1 << PREFETCH_CODE)
-#ifndef PREFETCH_SHARE
 #define PREFETCH_SHARE 4
-#endif
 
 static int use_prefetch(const xc_zstd_dctx *d, const uint8_t *op, int nb_seq)
 {

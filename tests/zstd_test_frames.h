@@ -7,21 +7,22 @@
  * holds only the frames (and one trained dictionary, which no generator can
  * rebuild).  How they were made (inputs written by the generators named):
  *
- *   hello            "Hello World!\n"; zstd -19: raw literals, checksum,
+ *   hello            "Hello World!\n"; zstd -19: one raw block, checksum,
  *                    single segment with a 1-byte content size
  *   text3000         zt_gen_text(3000, seed 1); zstd -3 --no-check: Huffman
- *                    literals in 4 streams, FSE sequences, 2-byte size
+ *                    literals in 4 streams, sequences, 2-byte size
  *   text200          zt_gen_text(200, seed 2); zstd -19 --no-check: a
  *                    single Huffman stream
- *   zeros300k        300000 zero bytes; zstd -1: RLE blocks after the
- *                    first, 4-byte content size, checksum
+ *   zeros300k        300000 zero bytes; zstd -1: a compressed block, then
+ *                    RLE blocks, 4-byte content size, checksum
  *   source6000       zt_gen_source(6000, seed 3); zstd -5 reading stdin:
  *                    no content size, a window descriptor (2 MiB)
- *   binary4000       zt_gen_binary(4000, seed 4); zstd -9
+ *   binary4000       zt_gen_binary(4000, seed 4); zstd -9: raw literals
  *   rawdict_content  zt_gen_text(1500, seed 7); zstd -3 -D with the raw
  *                    dictionary zt_gen_text(600, seed 7): dictionary ID 0
  *   json4            four records of zt_gen_json_record() from seed 6;
- *                    zstd -3 -D with the dictionary below
+ *                    zstd -3 -D with the dictionary below: treeless
+ *                    literals, which use the dictionary's Huffman table
  *
  * The dictionary: zstd --train --maxdict=1024 --dictID=19088743 on 300
  * records of zt_gen_json_record() drawn one after another from seed 5, one

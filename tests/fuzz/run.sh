@@ -120,8 +120,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 ran=0
+# fuzz_compress reads the same layout as fuzz_roundtrip (three option bytes,
+# then the content), so it shares those seeds.
 for target in fuzz_decompress:plain fuzz_decompress_stream:stream fuzz_decompress_dict:dict \
-              fuzz_roundtrip:roundtrip; do
+              fuzz_roundtrip:roundtrip fuzz_compress:roundtrip; do
   name=${target%%:*}
   set_dir=${target#*:}
   exe=$(find "$build" -type f -name "$name" -perm -u+x 2>/dev/null | head -n 1)
