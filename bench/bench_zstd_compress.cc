@@ -48,97 +48,17 @@
 #  include <zstd.h>
 #endif
 
+#include "bench_corpus.h"
+
 namespace {
+
+using namespace xc_bench;
 
 const int kLevels[] = {-5, -1, 1, 2, 3, 4};
 const size_t kPiece = size_t(128) << 10;
 
 // ---- the corpus -------------------------------------------------------------
 
-struct Source {
-    std::string name;
-    std::string path;  // empty: generated
-    bool bzip2 = false;
-    int generated = -1;
-};
-
-std::string data_dir()
-{
-    const char *d = std::getenv("XC_BENCH_DATA");
-    return d && *d ? d : XC_BENCH_DATA_DEFAULT;
-}
-
-bool is_dir(const std::string &p)
-{
-    struct stat st;
-    return stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-std::vector<std::string> list_dir(const std::string &dir)
-{
-    std::vector<std::string> names;
-    if (DIR *d = opendir(dir.c_str())) {
-        while (dirent *e = readdir(d))
-            if (e->d_name[0] != '.') names.emplace_back(e->d_name);
-        closedir(d);
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
-size_t max_bytes()
-{
-    const char *m = std::getenv("XC_BENCH_ZSTD_MAX_MB");
-    long mb = m && *m ? std::strtol(m, nullptr, 10) : 8;
-    return size_t(mb > 0 ? mb : 8) << 20;
-}
-
-const std::map<std::string, std::set<std::string>> kSelection = {
-    {"canterbury", {"alice29.txt", "cp.html", "fields.c", "kennedy.xls", "lcet10.txt", "ptt5",
-                    "sum", "xargs.1"}},
-    {"calgary", {"book1", "geo", "news", "obj2", "progc", "trans"}},
-    {"snappy-testdata", {"fireworks.jpeg", "geo.protodata", "html_x_4", "kppkn.gtb",
-                         "paper-100k.pdf", "urls.10K"}},
-    {"silesia", {"dickens.bz2", "mr.bz2", "nci.bz2", "ooffice.bz2", "osdb.bz2", "reymont.bz2",
-                 "x-ray.bz2", "xml.bz2"}},
-};
-
-std::vector<Source> corpus()
-{
-    std::vector<Source> out;
-    std::set<std::string> seen;
-    const std::string root = data_dir() + "/corpus";
-    const char *all_env = std::getenv("XC_BENCH_ZSTD_ALL");
-    const bool all = all_env && *all_env == '1';
-    for (const char *set : {"canterbury", "calgary", "snappy-testdata", "silesia"}) {
-        const std::string dir = root + "/" + set;
-        for (const std::string &f : list_dir(dir)) {
-            if (!all && !kSelection.at(set).count(f)) continue;
-            if (is_dir(dir + "/" + f)) continue;
-            Source s;
-            s.path = dir + "/" + f;
-            s.bzip2 = f.size() > 4 && f.compare(f.size() - 4, 4, ".bz2") == 0;
-            s.name = s.bzip2 ? f.substr(0, f.size() - 4) : f;
-            if (seen.insert(s.name).second) out.push_back(s);
-        }
-    }
-    if (is_dir(root + "/json-records/github")) {
-        Source s;
-        s.name = "json-records";
-        s.path = root + "/json-records/github";
-        out.push_back(s);
-    }
-    if (out.empty()) {
-        const char *kinds[] = {"gen-text", "gen-source", "gen-binary", "gen-json"};
-        for (int k = 0; k < 4; k++) {
-            Source s;
-            s.name = kinds[k];
-            s.generated = k;
-            out.push_back(s);
-        }
-    }
-    return out;
-}
 
 // A seeded stand-in for the corpus: text, source, binary records, JSON.
 std::string generate(int kind, size_t size)
@@ -351,14 +271,6 @@ void bm_engine(benchmark::State &state, Source s, int level, bool streaming)
 }
 
 #if defined(XC_HAVE_LIBZSTD)
-// CPU time of this thread: on a machine shared with other jobs, time spent
-// waiting for a core is not the compressor's.
-double thread_seconds()
-{
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
-}
 
 // Alternating batches of about 4 MiB of input per engine, each timed in
 // thread CPU time; the ratios are of the summed times.
