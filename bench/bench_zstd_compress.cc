@@ -4,7 +4,9 @@
 // of the decompression benchmark.  Each engine reuses one context; the rate
 // is of input bytes, and the counter csize is the compressed size.
 //
-// Families (L in -5, -1, 1, 2, 3, 4):
+// Families (L in -5, -1, 1, 2, 3, 4, and issue 7's 5, 6, 7, 9, 12, 13, 15,
+// 16, 18, 19 and 22; 22 only on files of at most 1 MiB, where libzstd's
+// 2 MB/s keeps a run short):
 //   BM_compress/<engine>/level<L>/<file>          one-shot
 //   BM_compress_stream/<engine>/level<L>/<file>   streamed: 128 KiB pieces of
 //       input with "continue", then "end"; output drained whenever its
@@ -15,6 +17,10 @@
 //       (xcodec over libzstd, above 1 is faster), size (xcodec's bytes over
 //       libzstd's, below 1 is smaller), xc_MBps, zstd_MBps, xc_csize,
 //       zstd_csize.
+//   BM_cctx_memory/level<L>   no timing: the counters xc_bytes and
+//       zstd_bytes are the encoder context sizes both libraries estimate for
+//       an input of unknown size (xc_zstd_estimate_cctx_size(),
+//       ZSTD_estimateCCtxSize()), and ratio is xc_bytes / zstd_bytes.
 //
 // The corpus: $XC_BENCH_DATA (default: the shared data folder) under
 // corpus/, the same selection as bench_zstd_decode.cc (canterbury, calgary,
@@ -45,6 +51,8 @@
 #include "xcodec.h"
 
 #if defined(XC_HAVE_LIBZSTD)
+// For ZSTD_estimateCCtxSize(), exported by the shared library too.
+#  define ZSTD_STATIC_LINKING_ONLY
 #  include <zstd.h>
 #endif
 
@@ -54,7 +62,8 @@ namespace {
 
 using namespace xc_bench;
 
-const int kLevels[] = {-5, -1, 1, 2, 3, 4};
+const int kLevels[] = {-5, -1, 1, 2, 3, 4, 5, 6, 7, 9, 12, 13, 15, 16, 18, 19, 22};
+const size_t kUltraMaxBytes = size_t(1) << 20;
 const size_t kPiece = size_t(128) << 10;
 
 // ---- the corpus -------------------------------------------------------------
@@ -315,13 +324,46 @@ void bm_vs(benchmark::State &state, Source s, int level, bool streaming)
 }
 #endif
 
+void bm_memory(benchmark::State &state, int level)
+{
+    for (auto _ : state) benchmark::DoNotOptimize(level);
+    size_t xm = xc_zstd_estimate_cctx_size(level);
+    if (xc_is_error(xm)) {
+        state.SkipWithError(xc_error_name(xm));
+        return;
+    }
+    state.counters["xc_bytes"] = double(xm);
+#if defined(XC_HAVE_LIBZSTD)
+    size_t zm = ZSTD_estimateCCtxSize(level);
+    if (!ZSTD_isError(zm)) {
+        state.counters["zstd_bytes"] = double(zm);
+        state.counters["ratio"] = double(xm) / double(zm);
+    }
+#endif
+}
+
+// The ultra levels run only on inputs known to be small: a plain file of
+// at most kUltraMaxBytes (the Silesia files and the generated set are
+// larger).
+bool runs_at(const Source &s, int level)
+{
+    struct stat st;
+    return level <= 19 || (!s.bzip2 && !s.path.empty() && stat(s.path.c_str(), &st) == 0 &&
+                           S_ISREG(st.st_mode) && size_t(st.st_size) <= kUltraMaxBytes);
+}
+
 const int registered = [] {
     const std::vector<Source> sources = corpus();
+    for (int level : kLevels)
+        benchmark::RegisterBenchmark(("BM_cctx_memory/level" + std::to_string(level)).c_str(),
+                                     bm_memory, level)
+            ->Iterations(1);
     for (int streaming = 0; streaming <= 1; streaming++) {
         const std::string family = streaming ? "BM_compress_stream/" : "BM_compress/";
         for (int level : kLevels) {
             const std::string lv = "/level" + std::to_string(level) + "/";
             for (const Source &s : sources) {
+                if (!runs_at(s, level)) continue;
                 benchmark::RegisterBenchmark((family + "xcodec" + lv + s.name).c_str(),
                                              bm_engine<XcEngine>, s, level, streaming != 0)
                     ->Unit(benchmark::kMicrosecond);
@@ -337,12 +379,14 @@ const int registered = [] {
     for (int streaming = 0; streaming <= 1; streaming++)
         for (int level : kLevels)
             for (const Source &s : sources)
-                benchmark::RegisterBenchmark(
-                    (std::string("BM_compress_vs_libzstd/") + (streaming ? "stream" : "oneshot") +
-                     "/level" + std::to_string(level) + "/" + s.name)
-                        .c_str(),
-                    bm_vs, s, level, streaming != 0)
-                    ->Unit(benchmark::kMillisecond);
+                if (runs_at(s, level))
+                    benchmark::RegisterBenchmark(
+                        (std::string("BM_compress_vs_libzstd/") +
+                         (streaming ? "stream" : "oneshot") + "/level" + std::to_string(level) +
+                         "/" + s.name)
+                            .c_str(),
+                        bm_vs, s, level, streaming != 0)
+                        ->Unit(benchmark::kMillisecond);
 #endif
     return 0;
 }();

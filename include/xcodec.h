@@ -425,9 +425,9 @@ XC_API size_t xc_zstd_compress_bound(size_t src_size);
 /*
  * Levels.  xc_zstd_min_level() (-7; negative levels are faster and give
  * larger output) to xc_zstd_max_level() (22); 0 means the default level, 3.
- * Until every strategy exists, levels above 4 compress with level 4's
- * parameters; the frames are valid at every level.  All three functions
- * are thread-safe.
+ * Each level uses the parameters libzstd gives it (strategy, window,
+ * search depth), adapted to the source size when it is known.  All three
+ * functions are thread-safe.
  */
 XC_API int xc_zstd_min_level(void);
 XC_API int xc_zstd_max_level(void);
@@ -453,6 +453,20 @@ XC_API size_t xc_zstd_compress(void *dst, size_t dst_cap, const void *src, size_
 XC_API xc_zstd_cctx *xc_zstd_cctx_new(void);
 XC_API void xc_zstd_cctx_free(xc_zstd_cctx *cctx);
 
+/*
+ * xc_zstd_estimate_cctx_size() returns the bytes a context holds after
+ * compressing one-shot, at the given level with every other parameter at
+ * its default, an input of unknown or large size (large enough that the
+ * level's parameters are not shrunk to it): the context itself, its match
+ * tables, the block buffers, the optimal parsers' state and the
+ * long-distance matcher where the level uses them.  Smaller inputs need
+ * less; streaming adds the window buffer (the window plus another window
+ * or 2 MiB) and a block of output.  Returns XC_ERROR_BAD_PARAMETER for a
+ * level outside min_level..max_level (0 is the default level).
+ * Thread-safe.
+ */
+XC_API size_t xc_zstd_estimate_cctx_size(int level);
+
 /* Compression parameters for xc_zstd_cctx_set().  0 selects the value the
  * level implies (for the parameters that follow the level). */
 typedef enum {
@@ -463,11 +477,37 @@ typedef enum {
     XC_ZSTD_C_SEARCH_LOG = 104,   /* 1..30 */
     XC_ZSTD_C_MIN_MATCH = 105,    /* 3..7 */
     XC_ZSTD_C_TARGET_LENGTH = 106,/* 0..131072 */
-    XC_ZSTD_C_STRATEGY = 107,     /* 1 (fast) .. 9 (btultra2); for now 4..9 run as 3 (greedy) */
+    XC_ZSTD_C_STRATEGY = 107,     /* 1 fast, 2 dfast, 3 greedy, 4 lazy, 5 lazy2, 6 btlazy2,
+                                     7 btopt, 8 btultra, 9 btultra2 */
     XC_ZSTD_C_CONTENT_SIZE = 200, /* 0 or 1 (default 1): write the content size when known */
     XC_ZSTD_C_CHECKSUM = 201,     /* 0 (default) or 1: append XXH64's low 32 bits */
-    XC_ZSTD_C_DICT_ID = 202       /* 0 or 1 (default 1): write the dictionary ID */
+    XC_ZSTD_C_DICT_ID = 202,      /* 0 or 1 (default 1): write the ID of the frame's dictionary
+                                     (1, 2 or 4 bytes; none for raw content or without one);
+                                     0 leaves it out: decoders then need to be told which */
+    /* Long-distance matching, numbered as libzstd's ZSTD_c_* (see below). */
+    XC_ZSTD_C_LONG_DISTANCE = 160,    /* 0 auto (default), 1 on, 2 off */
+    XC_ZSTD_C_LDM_HASH_LOG = 161,     /* 6..30, 0 = window_log - 7 */
+    XC_ZSTD_C_LDM_MIN_MATCH = 162,    /* 4..4096, 0 = 64 */
+    XC_ZSTD_C_LDM_BUCKET_LOG = 163,   /* 1..8, 0 = 3 */
+    XC_ZSTD_C_LDM_HASH_RATE_LOG = 164 /* 0..25, 0 = window_log - ldm hash log */
 } xc_zstd_cparam;
+
+/*
+ * Long-distance matching finds repeats as far back as the window reaches
+ * (up to 2 GiB), such as the same file twice in an archive, at a small cost
+ * in speed; it needs a large window to be of use.  It samples about one
+ * position in 2^LDM_HASH_RATE_LOG, remembers 2^LDM_HASH_LOG of them in
+ * buckets of 2^LDM_BUCKET_LOG, and takes matches of at least LDM_MIN_MATCH
+ * bytes.  XC_ZSTD_C_LONG_DISTANCE = 1 switches it on and, unless
+ * XC_ZSTD_C_WINDOW_LOG is set, raises the window to 2^27 (128 MiB, what
+ * `zstd --long` uses; still shrunk to the input when its size is known);
+ * the default (0) switches it on, as libzstd does, only where the level's
+ * parameters are an optimal strategy with a window of 2^27 or more (level
+ * 22 on large or unknown sizes).  The table takes 2^(LDM_HASH_LOG + 3)
+ * bytes.  Frames with windows above 2^27 need a decoder told to accept
+ * them (XC_ZSTD_D_WINDOW_LOG_MAX, libzstd's ZSTD_d_windowLogMax or
+ * `zstd --long=N`).
+ */
 
 /*
  * xc_zstd_cctx_set() sets a parameter for the following frames; returns 0,
@@ -485,7 +525,8 @@ XC_API size_t xc_zstd_cctx_set_pledged_size(xc_zstd_cctx *cctx, unsigned long lo
 
 /*
  * xc_zstd_cctx_reset() abandons any frame in progress (also after an
- * error) and forgets the pledged size; parameters keep their values.
+ * error) and forgets the pledged size; parameters keep their values, and a
+ * loaded or referenced dictionary stays in use.
  * Returns 0.
  */
 XC_API size_t xc_zstd_cctx_reset(xc_zstd_cctx *cctx);
@@ -522,6 +563,119 @@ typedef enum {
  */
 XC_API size_t xc_zstd_compress_stream(xc_zstd_cctx *cctx, xc_out_buffer *out, xc_in_buffer *in,
                                       xc_zstd_end_op op);
+
+/* ======================================================================== */
+/*  zstd: compression with a dictionary                                     */
+/* ======================================================================== */
+
+/* A prepared compression dictionary, read-only after creation. */
+typedef struct xc_zstd_cdict_s xc_zstd_cdict;
+
+/*
+ * xc_zstd_cctx_load_dictionary() makes every following frame of the context
+ * (one-shot and streamed) use a dictionary: dict[0..size) is either raw
+ * content or a zstd-format dictionary (magic 0xEC30A437: ID, entropy tables,
+ * repeat offsets, content; RFC 8878 §5), as xc_zstd_train_dictionary(),
+ * libzstd's trainer and `zstd --train` write.  The bytes are copied and
+ * prepared for the context's current level and parameters at once; dict
+ * may be freed when the call returns.  When the level or a parameter
+ * changes later, the next frame prepares the copy again (the parameters
+ * follow the context's, as without a dictionary).  The content is history
+ * just before each frame; a formatted dictionary also supplies the repeat
+ * offsets and the Huffman and FSE tables the frame starts with, and its ID
+ * goes into each frame header (see XC_ZSTD_C_DICT_ID), so decoders need the
+ * same dictionary: xc_zstd_dctx_load_dictionary(), xc_zstd_ddict_new(), or
+ * libzstd's.  Raw content has ID 0 and no ID is written.  size 0 unloads.
+ * The dictionary replaces any loaded or referenced one and stays until
+ * replaced, unloaded, or the context is freed: xc_zstd_cctx_reset() keeps
+ * it, like the parameters.  Returns 0, XC_ERROR_DICT_CORRUPT (magic present
+ * but the rest not valid: bad tables, repeat offsets of 0 or past the
+ * content, truncated; nothing changed), XC_ERROR_OUT_OF_MEMORY,
+ * XC_ERROR_BAD_PARAMETER (NULL context, NULL dict with size > 0, size of
+ * 768 MiB or more), XC_ERROR_STAGE_WRONG (a streamed frame is in progress
+ * or awaits xc_zstd_cctx_reset()).  For many frames with one dictionary,
+ * prefer a prepared dictionary: loading costs as much as preparing.
+ * Thread safety as for every context function: one thread at a time.
+ */
+XC_API size_t xc_zstd_cctx_load_dictionary(xc_zstd_cctx *cctx, const void *dict, size_t size);
+
+/*
+ * xc_zstd_cdict_new() prepares a dictionary (raw content or the zstd format,
+ * as above) once for compression at `level` (min_level..max_level, 0 = the
+ * default): it copies dict (which may be freed afterwards), parses it, and
+ * fills match tables sized for the level and the dictionary, as libzstd's
+ * ZSTD_createCDict() does, and builds the entropy tables.  Returns NULL
+ * when the level is out of range, dict is NULL with size > 0, the
+ * dictionary is corrupt (xc_zstd_cctx_load_dictionary() reports which) or
+ * memory runs out.  A cdict is never written after creation: any number of
+ * contexts in any number of threads may reference one at the same time.
+ * xc_zstd_cdict_free() releases it (NULL is fine); it must outlive every
+ * context that references it (until they reference another, unload, or are
+ * freed).  xc_zstd_cdict_id() returns its ID (0 for raw content).
+ */
+XC_API xc_zstd_cdict *xc_zstd_cdict_new(const void *dict, size_t size, int level);
+XC_API void xc_zstd_cdict_free(xc_zstd_cdict *cdict);
+XC_API unsigned xc_zstd_cdict_id(const xc_zstd_cdict *cdict);
+
+/*
+ * xc_zstd_cctx_ref_cdict() makes the following frames of the context use a
+ * prepared dictionary, without copying it (NULL unloads).  It replaces any
+ * loaded or referenced dictionary; xc_zstd_cctx_reset() keeps it.  The
+ * frames use the cdict's level and table sizes (the context's level and
+ * parameter overrides do not apply, except XC_ZSTD_C_WINDOW_LOG and the
+ * frame options: checksum, content size, dictionary ID); the window grows
+ * with the input as the cdict's level would let it, so large inputs still
+ * find matches far back.  Cost per frame: at the levels of the fast and
+ * dfast strategies (1 to 4), one-shot inputs up to 8 KiB (fast) or 16 KiB
+ * (dfast) search the cdict's tables in place, next to the context's own, so
+ * a 1 KiB record pays about what it would without a dictionary; larger or
+ * streamed frames place the content before the input and start from the
+ * cdict's tables, which the fast levels restore cell by cell after each
+ * frame and the other levels copy at each frame (for small records at
+ * level 9 and up that copy is most of the cost).  Consecutive frames with
+ * one cdict also keep its entropy tables in place while no block replaced
+ * them.  Streaming (xc_zstd_compress_stream) works with every form.
+ * Frames with a dictionary (loaded or referenced) do not use long-distance
+ * matching (XC_ZSTD_C_LONG_DISTANCE).
+ * Returns 0, XC_ERROR_BAD_PARAMETER (NULL context) or XC_ERROR_STAGE_WRONG
+ * (a streamed frame is in progress or awaits xc_zstd_cctx_reset()).
+ */
+XC_API size_t xc_zstd_cctx_ref_cdict(xc_zstd_cctx *cctx, const xc_zstd_cdict *cdict);
+
+/* ======================================================================== */
+/*  zstd: dictionary training                                               */
+/* ======================================================================== */
+
+/*
+ * xc_zstd_train_dictionary() builds a dictionary for data like the samples
+ * and writes it to dict[0..dict_cap); it returns the dictionary's size (at
+ * most dict_cap, usually all of it).  The samples lie one after another in
+ * samples[], sample i being sample_sizes[i] bytes long; both stay the
+ * caller's and are only read.  The dictionary is in the zstd format (RFC
+ * 8878 §5: entropy tables, repeat offsets and content, with an ID in
+ * 32768..2^31-1 derived from the rest), usable by this library's
+ * compressor and decompressor and by libzstd and the zstd command
+ * (`zstd -D`).  Its content is made of the segments that occur in the
+ * most samples, and its tables fit what level 3 makes of the samples.
+ * Give it many typical samples: about 100 times the dictionary's size in
+ * total works well (a typical dictionary is 16 to 110 KiB).  It needs:
+ * at least XC_ZSTD_TRAIN_MIN_SAMPLES samples (else
+ * XC_ERROR_TOO_FEW_SAMPLES); at least XC_ZSTD_TRAIN_MIN_BYTES bytes of
+ * samples in total, in samples of 8 bytes or more (else
+ * XC_ERROR_SAMPLES_TOO_SMALL); dict_cap of at least XC_ZSTD_TRAIN_MIN_DICT
+ * bytes (else XC_ERROR_DST_TOO_SMALL).  Only the first 128 KiB of each
+ * sample inform the entropy tables.  Other errors: XC_ERROR_BAD_PARAMETER
+ * (a NULL buffer, samples totalling 4 GiB or more),
+ * XC_ERROR_OUT_OF_MEMORY (it allocates about 12 MiB plus twice dict_cap;
+ * nothing is kept).  The same arguments give the same bytes on every CPU
+ * and byte order.  Thread-safe: it has no state, and any number of calls
+ * may run at once.
+ */
+#define XC_ZSTD_TRAIN_MIN_SAMPLES 5
+#define XC_ZSTD_TRAIN_MIN_BYTES 512
+#define XC_ZSTD_TRAIN_MIN_DICT 512
+XC_API size_t xc_zstd_train_dictionary(void *dict, size_t dict_cap, const void *samples,
+                                       const size_t *sample_sizes, unsigned nb_samples);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,15 @@
  * round, so that a noisy neighbour slows both alike: read the ratios more
  * than the absolute figures.  The default run stays within about a minute
  * on two cores; --quick takes a few seconds more than a quarter of it.
+ *
+ * Levels: the default set (-1, 1, 3, 9, 19) keeps that minute; `--levels
+ * full` or a list such as `--levels 5,6,19` selects others.  The ultra
+ * levels (20 to 22) run only on inputs of at most XC_ULTRA_MAX_BYTES: both
+ * libraries compress 1 to 2 MB/s there, so an input of several megabytes
+ * would take a minute per level, and issue 7 asks for them on the smaller
+ * files only.  The memory each encoder context needs at each level
+ * (xc_zstd_estimate_cctx_size() beside ZSTD_estimateCCtxSize(), both for an
+ * input of unknown size) comes first.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
@@ -28,10 +37,18 @@
 #include "xcodec.h"
 
 #ifdef XC_HAVE_LIBZSTD
+/* ZSTD_estimateCCtxSize() is in the "static linking only" part of zstd.h,
+ * though the shared library exports it. */
+#  define ZSTD_STATIC_LINKING_ONLY
 #  include <zstd.h>
 #endif
 
-static const int g_levels[] = {-1, 1, 3, 9, 19};
+static const int g_default_levels[] = {-1, 1, 3, 9, 19};
+/* What the benchmark report (bench/report) runs: the levels of both
+ * encoder issues, each strategy of libzstd's table at least once. */
+static const int g_full_levels[] = {-5, -1, 1, 3, 5, 6, 7, 9, 12, 13, 15, 16, 18, 19, 22};
+#define XC_MAX_LEVELS 64
+#define XC_ULTRA_MAX_BYTES ((size_t)1 << 20)
 
 /* A speed only compares like for like when the output is about as small:
  * rows where xcodec's frame is more than this much larger are flagged. */
@@ -161,7 +178,7 @@ static void print_row(const struct xc_bench_cfg *cfg, const struct xc_sample *s,
 }
 
 static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *samples,
-                      size_t count)
+                      size_t count, const int *levels, size_t nlevels)
 {
     int ok = 1, first = 1;
     struct zctx c;
@@ -198,10 +215,11 @@ static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *sa
         if (!c.dst || !xframe || !c.out || !c.dst_cap) {
             have = 0;
         } else {
-            for (size_t l = 0; l < sizeof g_levels / sizeof g_levels[0]; l++) {
+            for (size_t l = 0; l < nlevels; l++) {
                 struct zrow row;
                 memset(&row, 0, sizeof row);
-                c.level = g_levels[l];
+                c.level = levels[l];
+                if (c.level > 19 && s->size > XC_ULTRA_MAX_BYTES) continue;
                 size_t r = xc_zstd_cctx_set(c.xc, XC_ZSTD_C_LEVEL, c.level);
                 row.error = xc_is_error(r) ? xc_error_name(r) : check_level(&c, xframe, &row);
                 if (!row.error) {
@@ -240,6 +258,74 @@ static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *sa
     ZSTD_freeDCtx(c.zd);
 #endif
     return ok;
+}
+
+/* The encoder context's size at each level, for an input of unknown size
+ * (the largest window the level allows), as both libraries estimate it. */
+static void bench_memory(const struct xc_bench_cfg *cfg, const int *levels, size_t nlevels)
+{
+    if (cfg->json)
+        printf("  \"memory\": [\n");
+    else
+        printf("\nzstd: encoder context memory per level, KiB (input of unknown size)\n"
+               "%5s %10s %10s %8s\n", "level", "xcodec", "libzstd", "ratio");
+    for (size_t l = 0; l < nlevels; l++) {
+        size_t xm = xc_zstd_estimate_cctx_size(levels[l]);
+        size_t zm = 0;
+#ifdef XC_HAVE_LIBZSTD
+        zm = ZSTD_estimateCCtxSize(levels[l]);
+        if (ZSTD_isError(zm)) zm = 0;
+#endif
+        if (xc_is_error(xm)) xm = 0;
+        if (cfg->json) {
+            printf("    {\"level\": %d, \"xcodec_bytes\": ", levels[l]);
+            if (xm) printf("%zu", xm);
+            else printf("null");
+            printf(", \"libzstd_bytes\": ");
+            if (zm) printf("%zu", zm);
+            else printf("null");
+            printf("}%s\n", l + 1 < nlevels ? "," : "");
+        } else {
+            printf("%5d %10.0f %10.0f", levels[l], (double)xm / 1024, (double)zm / 1024);
+            if (xm && zm) printf(" %7.2fx", (double)xm / (double)zm);
+            printf("\n");
+        }
+    }
+    if (cfg->json) printf("  ],\n");
+}
+
+/* "full", "default", or a comma-separated list of levels, each within the
+ * range xcodec accepts; returns the count, or 0 after printing why not. */
+static size_t parse_levels(const char *arg, int *out)
+{
+    const int *set = NULL;
+    size_t n = 0;
+    if (strcmp(arg, "full") == 0) {
+        set = g_full_levels;
+        n = sizeof g_full_levels / sizeof g_full_levels[0];
+    } else if (strcmp(arg, "default") == 0) {
+        set = g_default_levels;
+        n = sizeof g_default_levels / sizeof g_default_levels[0];
+    }
+    if (set) {
+        memcpy(out, set, n * sizeof *out);
+        return n;
+    }
+    const char *p = arg;
+    while (*p) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0') ||
+            v < xc_zstd_min_level() || v > xc_zstd_max_level() || n == XC_MAX_LEVELS) {
+            fprintf(stderr, "xcodec bench: bad --levels '%s' (full, default, or levels %d..%d "
+                    "separated by commas)\n", arg, xc_zstd_min_level(), xc_zstd_max_level());
+            return 0;
+        }
+        out[n++] = (int)v;
+        p = *end ? end + 1 : end;
+    }
+    if (n == 0) fprintf(stderr, "xcodec bench: --levels needs at least one level\n");
+    return n;
 }
 
 /* A whole file in memory, for timing; NULL after printing why. */
@@ -309,20 +395,42 @@ int xc_cli_bench(int argc, char **argv)
 {
     struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0};
     struct xc_sample samples[64];
-    size_t count = 0;
+    int levels[XC_MAX_LEVELS];
+    size_t count = 0, nlevels = sizeof g_default_levels / sizeof g_default_levels[0];
     int rc = XC_EXIT_OK;
+    memcpy(levels, g_default_levels, sizeof g_default_levels);
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0) {
+        const char *lv = NULL;
+        if (strncmp(argv[i], "--levels=", 9) == 0) {
+            lv = argv[i] + 9;
+        } else if (strcmp(argv[i], "--levels") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "xcodec bench: --levels needs a value\n");
+                rc = XC_EXIT_USAGE;
+                goto done;
+            }
+            lv = argv[++i];
+        }
+        if (lv) {
+            nlevels = parse_levels(lv, levels);
+            if (nlevels == 0) {
+                rc = XC_EXIT_USAGE;
+                goto done;
+            }
+        } else if (strcmp(argv[i], "--quick") == 0) {
             cfg.rounds = 2;
             cfg.round_s = 0.02;
             cfg.max_pair_s = 0.5;
         } else if (strcmp(argv[i], "--json") == 0) {
             cfg.json = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: xcodec bench [--json] [--quick] [FILE...]\n"
-                   "xcodec beside libzstd (levels %d, %d, %d, %d, %d) and the checksums beside\n"
-                   "ISA-L and the plain loop, on FILEs or a built-in corpus of 4 x 1 MiB.\n",
-                   g_levels[0], g_levels[1], g_levels[2], g_levels[3], g_levels[4]);
+            printf("usage: xcodec bench [--json] [--quick] [--levels full|default|L,L,...] "
+                   "[FILE...]\n"
+                   "xcodec beside libzstd (by default levels %d, %d, %d, %d, %d; levels above 19\n"
+                   "only on inputs up to 1 MiB) and the checksums beside ISA-L and the plain\n"
+                   "loop, on FILEs or a built-in corpus of 4 x 1 MiB.\n",
+                   g_default_levels[0], g_default_levels[1], g_default_levels[2],
+                   g_default_levels[3], g_default_levels[4]);
             return XC_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "xcodec bench: unknown option '%s'\n", argv[i]);
@@ -355,7 +463,8 @@ int xc_cli_bench(int argc, char **argv)
         }
     }
     header(&cfg, corpus);
-    int ok = bench_zstd(&cfg, samples, count);
+    bench_memory(&cfg, levels, nlevels);
+    int ok = bench_zstd(&cfg, samples, count, levels, nlevels);
     if (xc_bench_sums(&cfg) != 0) ok = 0;
     if (cfg.json) printf("  \"ok\": %s\n}\n", ok ? "true" : "false");
     if (!ok) rc = XC_EXIT_ERROR;

@@ -33,7 +33,13 @@ const char *xc_cli_human(char *buf, size_t n, unsigned long long bytes);
 
 /* ---- the zstd-compatible mode ------------------------------------------------ */
 
-enum xc_cli_mode { XC_MODE_COMPRESS, XC_MODE_DECOMPRESS, XC_MODE_TEST, XC_MODE_LIST };
+enum xc_cli_mode {
+    XC_MODE_COMPRESS,
+    XC_MODE_DECOMPRESS,
+    XC_MODE_TEST,
+    XC_MODE_LIST,
+    XC_MODE_TRAIN
+};
 
 struct xc_cli_opts {
     enum xc_cli_mode mode;
@@ -43,6 +49,7 @@ struct xc_cli_opts {
     int force;             /* -f */
     int remove_source;     /* --rm (-k, the default, clears it) */
     const char *dict_path; /* -D, or NULL */
+    size_t maxdict;        /* --maxdict= (--train), default 110 KiB */
     int checksum;          /* --check (default) / --no-check */
     int window_log_max;    /* from --memory=, 0 for the library's default */
     char **files;          /* the operands; "-" is standard input */
@@ -85,6 +92,9 @@ void xc_codec_counts(const struct xc_codec *codec, unsigned long long *in,
 
 /* -l: prints the frame table of each file; returns the exit status. */
 int xc_cli_list(const struct xc_cli_opts *opts);
+
+/* --train: trains a dictionary on the files; returns the exit status. */
+int xc_cli_train(const struct xc_cli_opts *opts);
 
 /* ---- files (cli_io.c) --------------------------------------------------------- */
 

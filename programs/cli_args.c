@@ -74,7 +74,12 @@ void xc_cli_usage(FILE *f)
             "                read non-regular files, copy non-zstd input through with -dc\n"
             "  -k, --keep    keep the source (the default)\n"
             "  --rm          remove the source once its output is complete\n"
-            "  -D DICT       decompress with a dictionary\n"
+            "  -D DICT       compress or decompress with a dictionary (zstd's or xcodec's)\n"
+            "  --train FILE...\n"
+            "                train a dictionary on the files (one sample each, at least %d)\n"
+            "                and write it to -o DICT (default: dictionary)\n"
+            "  --maxdict=SIZE\n"
+            "                largest dictionary --train writes (default 110KiB)\n"
             "  --check       write a content checksum (the default)\n"
             "  --no-check    write no content checksum\n"
             "  --memory=SIZE largest window to accept when decompressing (default 128MiB)\n"
@@ -85,12 +90,12 @@ void xc_cli_usage(FILE *f)
             "its name only when complete: after an error or an interrupt, nothing partial\n"
             "is left.  Exit status: 0 on success, 1 when any file failed, 2 for a command\n"
             "line error, 128+N after signal N.\n",
-            -xc_zstd_min_level());
+            -xc_zstd_min_level(), XC_ZSTD_TRAIN_MIN_SAMPLES);
 }
 
-/* --memory=SIZE: digits with an optional K, M or G suffix (KB and KiB both
- * mean 1024, as in zstd), turned into the window log that holds SIZE. */
-static int parse_memory(const char *s, int *window_log)
+/* SIZE: digits with an optional K, M or G suffix (KB and KiB both mean
+ * 1024, as in zstd), at most 1 TiB. */
+static int parse_size(const char *s, unsigned long long *size)
 {
     char *end;
     errno = 0;
@@ -105,7 +110,15 @@ static int parse_memory(const char *s, int *window_log)
         if (strcmp(end, "B") == 0 || strcmp(end, "iB") == 0) end += strlen(end);
     }
     if (*end != '\0' || v == 0 || v > (1ULL << 40)) return -1;
-    v <<= shift;
+    *size = v << shift;
+    return 0;
+}
+
+/* --memory=SIZE, turned into the window log that holds SIZE. */
+static int parse_memory(const char *s, int *window_log)
+{
+    unsigned long long v;
+    if (parse_size(s, &v)) return -1;
     int log = XC_ZSTD_WINDOW_LOG_MIN;
     while (log < XC_ZSTD_WINDOW_LOG_MAX && (1ULL << log) < v) log++;
     *window_log = log;
@@ -172,6 +185,16 @@ static int parse_long(const char *arg, struct xc_cli_opts *o, int *ultra, int *l
     }
     if (strncmp(arg, "--memory=", 9) == 0) return parse_memory(arg + 9, &o->window_log_max) ? '?' : 0;
     if (strncmp(arg, "--threads=", 10) == 0) return 0;
+    if (strcmp(arg, "--train") == 0) {
+        o->mode = XC_MODE_TRAIN;
+        return 0;
+    }
+    if (strncmp(arg, "--maxdict=", 10) == 0) {
+        unsigned long long v;
+        if (parse_size(arg + 10, &v) || v > ((size_t)-1 >> 1)) return '?';
+        o->maxdict = (size_t)v;
+        return 0;
+    }
     return -1;
 }
 
@@ -181,6 +204,7 @@ int xc_cli_parse(int argc, char **argv, struct xc_cli_opts *o)
     memset(o, 0, sizeof *o);
     o->mode = XC_MODE_COMPRESS;
     o->checksum = 1;
+    o->maxdict = 112640;
     o->files = argv; /* Operands are gathered in place, at the front of argv. */
 
     for (int i = 0; i < argc; i++) {
@@ -270,6 +294,11 @@ int xc_cli_parse(int argc, char **argv, struct xc_cli_opts *o)
         level = xc_zstd_min_level();
     }
     o->level = level == 0 ? xc_zstd_default_level() : level;
+    if (o->maxdict < XC_ZSTD_TRAIN_MIN_DICT) {
+        char size[32];
+        snprintf(size, sizeof size, "%d", XC_ZSTD_TRAIN_MIN_DICT);
+        return bad_usage("--maxdict: a dictionary needs at least %s bytes", size);
+    }
     if (xc_cli_verbosity < 0) xc_cli_verbosity = 0;
     return 0;
 }

@@ -205,17 +205,13 @@ int xc_cli_zstd(int argc, char **argv)
     struct xc_cli_opts o;
     int rc = xc_cli_parse(argc, argv, &o);
     if (rc) return rc < 0 ? XC_EXIT_OK : rc;
+    if (o.mode == XC_MODE_TRAIN) return xc_cli_train(&o);
     if (o.nfiles == 0) {
         o.files = stdin_only;
         o.nfiles = 1;
     }
     if (o.mode == XC_MODE_LIST) return xc_cli_list(&o);
 
-    if (o.dict_path && o.mode == XC_MODE_COMPRESS) {
-        xc_cli_msg(1, "-D: compression with a dictionary is not available yet "
-                      "(decompression with -D is)");
-        return XC_EXIT_USAGE;
-    }
     size_t stdin_uses = 0;
     for (size_t i = 0; i < o.nfiles; i++) stdin_uses += is_stdin(o.files[i]);
     if (stdin_uses > 1) {
@@ -228,8 +224,9 @@ int xc_cli_zstd(int argc, char **argv)
     }
 
     if (o.mode == XC_MODE_COMPRESS)
-        xc_cli_msg(3, "xcodec %s: level %d, checksum %s, encoder %s", xc_version_string(), o.level,
-                   o.checksum ? "on" : "off", xc_impl_name("zstd_encode"));
+        xc_cli_msg(3, "xcodec %s: level %d, checksum %s, encoder %s%s%s", xc_version_string(),
+                   o.level, o.checksum ? "on" : "off", xc_impl_name("zstd_encode"),
+                   o.dict_path ? ", dictionary " : "", o.dict_path ? o.dict_path : "");
     else
         xc_cli_msg(3, "xcodec %s: decoder %s%s%s", xc_version_string(), xc_impl_name("zstd_decode"),
                    o.dict_path ? ", dictionary " : "", o.dict_path ? o.dict_path : "");

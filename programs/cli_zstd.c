@@ -80,6 +80,24 @@ struct xc_codec *xc_codec_new(const struct xc_cli_opts *opts)
             xc_codec_free(c);
             return NULL;
         }
+        if (opts->dict_path) {
+            /* Loaded once into the context, which keeps it from frame to
+             * frame (file to file), prepared for the level set above. */
+            size_t size = 0;
+            unsigned char *dict = read_dict(opts->dict_path, &size);
+            if (!dict) {
+                xc_codec_free(c);
+                return NULL;
+            }
+            r = xc_zstd_cctx_load_dictionary(c->cctx, dict, size);
+            free(dict);
+            if (xc_is_error(r)) {
+                xc_cli_msg(1, "%s: cannot use as a dictionary: %s", opts->dict_path,
+                           xc_error_name(r));
+                xc_codec_free(c);
+                return NULL;
+            }
+        }
         return c;
     }
     c->dctx = xc_zstd_dctx_new();

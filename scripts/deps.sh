@@ -5,6 +5,7 @@
 #   scripts/deps.sh test    build + cmocka, clang sanitizers, Arm64/s390x cross
 #                           toolchains with qemu-user and their :arm64/:s390x libs
 #   scripts/deps.sh bench   build + google-benchmark, ISA-L, DPDK (optional peer)
+#   scripts/deps.sh report  bench + gnuplot-nox, which draws bench/report's plots
 # Runs as root, or through sudo; does nothing when all is there, so it can
 # run again at any time.
 set -eu
@@ -19,12 +20,16 @@ test_pkgs="clang libclang-rt-14-dev qemu-user
 # DPDK is only the Internet checksum benchmark's peer; the benchmark runs
 # without it.
 bench_pkgs="libdpdk-dev"
+# gnuplot-nox draws the PNG plots of bench/report (its pngcairo terminal):
+# a few megabytes, where matplotlib would bring numpy and Pillow along.
+report_pkgs="gnuplot-nox"
 
 case "$what" in
   build) want="$base" ;;
   test) want="$base $test_pkgs" ;;
   bench) want="$base $bench_pkgs" ;;
-  *) echo "usage: $0 build|test|bench" >&2; exit 2 ;;
+  report) want="$base $bench_pkgs $report_pkgs" ;;
+  *) echo "usage: $0 build|test|bench|report" >&2; exit 2 ;;
 esac
 
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi

@@ -5,6 +5,8 @@
 #   1. release (gcc, -Werror), every test under every XC_CPUCAP tier this CPU
 #      has, plus the install/consumer test;
 #   2. asan-ubsan (clang, -Werror), every tier;
+#   2b. tsan: ThreadSanitizer (clang) on the test of contexts sharing one
+#      prepared dictionary from several threads (only that test case);
 #   3. arm64 cross build, tests under qemu-aarch64 -cpu max (every tier) and
 #      -cpu cortex-a53 (no SHA3);
 #   4. s390x (big-endian) cross build, tests under qemu-s390x;
@@ -14,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh test
 
-stages=${XC_TEST_STAGES:-"release asan arm64 s390x fuzz"}
+stages=${XC_TEST_STAGES:-"release asan tsan arm64 s390x fuzz"}
 jobs=${XC_JOBS:-2}
 logdir=build/test-logs
 mkdir -p "$logdir"
@@ -61,6 +63,9 @@ for stage in $stages; do
     asan)
       build asan-ubsan
       run_ctest asan-ubsan "" ;;
+    tsan)
+      build tsan
+      run_ctest tsan "" ;;
     arm64)
       build arm64
       run_ctest arm64 "XC_QEMU_CPU=max"

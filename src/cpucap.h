@@ -71,9 +71,12 @@ struct xc_kernels {
     xc_inet_sum_fn inet_sum;
     const char *crc32c_name;
     const char *inet_name;
-    /* zstd: nonzero selects the BMI2 bodies of the entropy decoders. */
+    /* zstd: nonzero selects the second compiled copy of the entropy coders
+     * and match finders: BMI2 (with SSE2 row tags) on x64, NEON row tags
+     * on Arm64.  Both copies produce the same bytes. */
     int zstd_bmi2;
     const char *zstd_decode_name;
+    const char *zstd_encode_name;
 };
 
 XC_HIDDEN extern struct xc_kernels xc_kernels;

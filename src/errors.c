@@ -38,8 +38,9 @@ static const char *const error_names[XC_ERROR__COUNT] = {
     [XC_ERROR_UNSUPPORTED] = "unsupported feature",
     [XC_ERROR_STAGE_WRONG] = "operation not allowed at this stage",
     [XC_ERROR_SRC_SIZE_WRONG] = "source size differs from the size announced",
-    [XC_ERROR_TOO_FEW_SAMPLES] = "too few samples to train a dictionary",
-    [XC_ERROR_SAMPLES_TOO_SMALL] = "samples too small to train a dictionary",
+    [XC_ERROR_TOO_FEW_SAMPLES] = "too few samples to train a dictionary (at least 5 needed)",
+    [XC_ERROR_SAMPLES_TOO_SMALL] =
+        "samples too small to train a dictionary (at least 512 bytes in total needed)",
     [XC_ERROR_FRAME_HEADER] = "frame header invalid or unsupported",
 };
 

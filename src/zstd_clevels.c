@@ -5,15 +5,10 @@
  * in both libraries and frames compare like for like), and the adaptation
  * of parameters to a source of known size.
  *
- * The tables hold every level up to 22 with the strategy libzstd gives it.
- * Until part 2 of the encoder brings the lazy and binary-tree finders,
- * levels 5 and up use level 4's row of their table (so the header's promise
- * "levels above 4 compress like level 4" holds); part 2 removes that cap
- * and registers its finders in xc_zstd_block_fn_for(), nothing else here
- * changes.  Level 4 itself is double-fast for large sources and greedy for
- * sources up to 256 KiB, as in libzstd, which is why the greedy finder is
- * already here.  Should a row ever name a strategy this build lacks, the
- * nearest level below it in the same table that it has is used instead.
+ * The tables hold every level up to 22 with the strategy libzstd gives it,
+ * and each strategy's finder is registered in xc_zstd_block_fn_for().
+ * Should a row name a strategy this build lacks, the nearest level below
+ * it in the same table that has one is used instead.
  *
  * Negative levels use row 0 (the "fast" baseline) with target_length set to
  * minus the level: for the fast strategy that is the acceleration, how
@@ -101,8 +96,8 @@ static const level_row level_table[4][XC_ZSTD_LEVEL_MAX + 1] = {
     },
 };
 
-/* The highest level with its own parameters so far (see the top). */
-#define XC_ZSTD_LEVEL_LAST_REAL 4
+/* The highest level with its own parameters (see the top). */
+#define XC_ZSTD_LEVEL_LAST_REAL XC_ZSTD_LEVEL_MAX
 
 static xc_zstd_cparams from_row(const level_row *r)
 {
@@ -172,6 +167,12 @@ xc_zstd_block_fn xc_zstd_block_fn_for(unsigned strategy)
     case XC_ZSTRAT_FAST: return xc_zstd_fast;
     case XC_ZSTRAT_DFAST: return xc_zstd_dfast;
     case XC_ZSTRAT_GREEDY: return xc_zstd_greedy;
+    case XC_ZSTRAT_LAZY: return xc_zstd_lazy;
+    case XC_ZSTRAT_LAZY2: return xc_zstd_lazy2;
+    case XC_ZSTRAT_BTLAZY2: return xc_zstd_btlazy2;
+    case XC_ZSTRAT_BTOPT: return xc_zstd_btopt;
+    case XC_ZSTRAT_BTULTRA: return xc_zstd_btultra;
+    case XC_ZSTRAT_BTULTRA2: return xc_zstd_btultra2;
     default: return NULL;
     }
 }

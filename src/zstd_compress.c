@@ -26,6 +26,7 @@
 
 #include "cpucap.h"
 #include "zstd_compress_internal.h"
+#include "zstd_ldm.h"
 
 /* Blocks below this size are sent raw without trying: a compressed block
  * needs at least a literals header, a sequence count and some gain. */
@@ -54,8 +55,10 @@ size_t xc_zstd_compress_bound(size_t n)
 
 xc_zstd_cparams xc_zstd_cframe_params(const xc_zstd_cctx *c, uint64_t src_size)
 {
+    if (c->cdict) return xc_zstd_dict_frame_params(c, src_size);
     xc_zstd_cparams p = xc_zstd_level_params(c->level, src_size);
     const xc_zstd_cparams *r = &c->req;
+    if (c->ldm_enable == 1) p.window_log = XC_ZLDM_WINDOW_LOG;
     if (r->window_log) p.window_log = r->window_log;
     if (r->chain_log) p.chain_log = r->chain_log;
     if (r->hash_log) p.hash_log = r->hash_log;
@@ -73,10 +76,52 @@ static void rebase_table(uint32_t *t, size_t n, uint32_t shift)
     for (size_t i = 0; i < n; i++) t[i] = t[i] > shift ? t[i] - shift : 0;
 }
 
+/* btlazy2's trees mark a position not yet sorted in with the value 1 in
+ * its second link (zstd_search_bt.h); the mark is not an index and stays. */
+static void rebase_bt_marked(uint32_t *t, size_t n, uint32_t shift)
+{
+    for (size_t i = 0; i < n; i++)
+        t[i] = (i & 1) && t[i] == 1 ? 1 : t[i] > shift ? t[i] - shift : 0;
+}
+
+static void reverse_words(uint32_t *t, size_t n)
+{
+    for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+        uint32_t const x = t[i];
+        t[i] = t[j - 1];
+        t[j - 1] = x;
+    }
+}
+
+/* Hash chains and binary trees keep the entry of index i at slot
+ * i % cycle (cycle entries of `unit` words): after indices drop by shift,
+ * that entry must move to slot (i - shift) % cycle, a rotation of the whole
+ * table by shift % cycle slots towards the front (three reversals). */
+static void rotate_positional(uint32_t *t, size_t size, size_t unit, uint32_t shift)
+{
+    size_t const k = (shift & (size / unit - 1)) * unit;
+    if (k == 0) return;
+    reverse_words(t, k);
+    reverse_words(t + k, size - k);
+    reverse_words(t, size);
+}
+
 void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift)
 {
     rebase_table(ms->hash_table, ms->hash_size, shift);
-    if (ms->chain_size) rebase_table(ms->chain_table, ms->chain_size, shift);
+    if (ms->chain_size) {
+        if (ms->p.strategy == XC_ZSTRAT_BTLAZY2)
+            rebase_bt_marked(ms->chain_table, ms->chain_size, shift);
+        else
+            rebase_table(ms->chain_table, ms->chain_size, shift);
+    }
+    if (ms->hash3_size) rebase_table(ms->hash3_table, ms->hash3_size, shift);
+    /* Greedy and lazy without rows: chains; btlazy2 and the optimal
+     * parsers: trees, two words per position (zstd_search_hc.h,
+     * zstd_search_bt.h, zstd_search_bt_opt.h). */
+    if (ms->chain_size && !ms->row_log && ms->p.strategy >= XC_ZSTRAT_GREEDY)
+        rotate_positional(ms->chain_table, ms->chain_size,
+                          ms->p.strategy >= XC_ZSTRAT_BTLAZY2 ? 2 : 1, shift);
     ms->next_to_update = ms->next_to_update > shift ? ms->next_to_update - shift : 0;
     if (ms->next_to_update < ms->start) ms->next_to_update = ms->start;
 }
@@ -96,16 +141,20 @@ void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift)
 #define LIT_PAGE_OFFSET 1376
 
 /* Sequences, literals and codes of one block in one allocation. */
+size_t xc_zstd_block_mem_bytes(size_t block)
+{
+    size_t const max_seq = block / 3 + 2;
+    return max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block + XC_ZSTD_LIT_SLACK +
+           LIT_SCRATCH(block);
+}
+
 static size_t reserve_block_memory(xc_zstd_cctx *c, size_t block)
 {
     if (c->seq_mem && c->seq_mem_block >= block) goto carve;
     free(c->seq_mem);
     c->seq_mem_block = 0;
     {
-        size_t const max_seq = block / 3 + 2;
-        size_t const bytes = max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block +
-                             XC_ZSTD_LIT_SLACK + LIT_SCRATCH(block);
-        c->seq_mem = malloc(bytes);
+        c->seq_mem = malloc(xc_zstd_block_mem_bytes(block));
         RETURN_ERROR_IF(!c->seq_mem, OUT_OF_MEMORY);
         c->seq_mem_block = block;
     }
@@ -135,15 +184,16 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
      * short hash) except for fast and row-based search, which has a tag
      * byte per cell and a head byte per row instead, packed after it. */
     unsigned const row_log = xc_zstd_row_log(p);
-    size_t const hsize = (size_t)1 << p->hash_log;
-    size_t const csize =
-        p->strategy == XC_ZSTRAT_FAST || row_log ? 0 : (size_t)1 << p->chain_log;
-    size_t const rsize = row_log ? (hsize + (hsize >> row_log) + 3) / 4 : 0;
-    size_t const need = hsize + csize + rsize;
+    xc_ztable_layout const layout = xc_zstd_table_layout(p);
+    size_t const hsize = layout.hash;
+    size_t const csize = layout.chain;
+    size_t const need = layout.total;
     if (c->tables_cap < need) {
         free(c->tables);
         c->tables_cap = c->tables_clean = 0;
-        c->tables = (uint32_t *)malloc(need * sizeof(uint32_t));
+        /* Aligned to a cache line, so that a row of cells (zstd_search_row.h)
+         * spans as few lines as it can. */
+        c->tables = (uint32_t *)aligned_alloc(64, (need * sizeof(uint32_t) + 63) & ~(size_t)63);
         RETURN_ERROR_IF(!c->tables, OUT_OF_MEMORY);
         /* Zeroed once, so that tag bytes are never read uninitialised. */
         memset(c->tables, 0, need * sizeof(uint32_t));
@@ -161,7 +211,7 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
         start = 1;
         c->tables_clean = 0;
     }
-    size_t const index_words = hsize + csize;
+    size_t const index_words = hsize + csize + layout.hash3;
     if (c->tables_clean < index_words) {
         memset(c->tables + c->tables_clean, 0, (index_words - c->tables_clean) * sizeof(uint32_t));
         c->tables_clean = index_words;
@@ -183,13 +233,21 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
     c->ms.next_to_update = start;
     c->ms.bmi2 = c->bmi2;
     c->ms.p = *p;
+    /* The optimal parsers' 3-byte hash heads follow the chain table. */
+    c->ms.hash3_table = layout.hash3 ? c->tables + hsize + csize : NULL;
+    c->ms.hash3_size = layout.hash3;
+    c->ms.hash3_log = xc_zstd_hash3_log(p);
+    if (p->strategy >= XC_ZSTRAT_BTOPT) FORWARD_IF_ERROR(xc_zstd_opt_reserve(&c->ms, &c->ent));
     FORWARD_IF_ERROR(reserve_block_memory(c, c->block_max));
+    FORWARD_IF_ERROR(xc_zldm_frame_begin(c, p, buf));
 
     /* RFC 8878 §3.1.2.5: every frame starts with these repeat offsets. */
     c->rep[0] = 1;
     c->rep[1] = 4;
     c->rep[2] = 8;
     xc_zstd_entropy_reset(&c->ent);
+    c->frame_no++;
+    c->frame_dict_id = 0;
     c->first_block = 1;
     c->consumed = 0;
     xc_xxh64_reset(&c->xxh, 0);
@@ -210,16 +268,25 @@ size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst, size_t ca
                                   : 0;
     static const uint8_t fcs_bytes[4] = {0, 2, 4, 8};
     size_t const size_bytes = fcs == 0 && single ? 1 : fcs_bytes[fcs];
-    size_t const total = 4 + 1 + !single + size_bytes;
+    uint32_t const did = c->frame_dict_id;
+    unsigned const did_code = did == 0 ? 0 : did < 256 ? 1 : did < 65536 ? 2 : 3;
+    size_t const total = 4 + 1 + !single + (did_code == 3 ? 4 : did_code) + size_bytes;
     RETURN_ERROR_IF(cap < total, DST_TOO_SMALL);
 
     uint8_t *op = dst;
     xc_write_le32(op, XC_ZSTD_MAGIC);
     op += 4;
     /* Frame_Header_Descriptor: content size field code, single segment,
-     * checksum flag; no dictionary ID (we have no dictionaries). */
-    *op++ = (uint8_t)((fcs << 6) | ((unsigned)single << 5) | ((unsigned)!!c->checksum << 2));
+     * checksum flag, dictionary ID field code (the smallest that holds it). */
+    *op++ = (uint8_t)((fcs << 6) | ((unsigned)single << 5) | ((unsigned)!!c->checksum << 2) |
+                      did_code);
     if (!single) *op++ = (uint8_t)((wlog - XC_ZSTD_WINDOW_LOG_MIN) << 3);
+    switch (did_code) {
+    case 1: *op++ = (uint8_t)did; break;
+    case 2: xc_write_le16(op, (uint16_t)did); op += 2; break;
+    case 3: xc_write_le32(op, did); op += 4; break;
+    default: break;
+    }
     switch (size_bytes) {
     case 1: *op++ = (uint8_t)content_size; break;
     case 2: xc_write_le16(op, (uint16_t)(content_size - 256)); op += 2; break;
@@ -254,7 +321,8 @@ size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const u
 
         ss->nb_seq = 0;
         ss->lit_end = ss->lit;
-        size_t const tail = c->finder(&c->ms, ss, rep, src, size);
+        size_t const tail = c->ldm_on ? xc_zldm_block(c, rep, src, size)
+                                      : c->finder(&c->ms, ss, rep, src, size);
         xc_zstore_last_literals(ss, src + size - tail, tail);
 
         if (cap > XC_ZSTD_BLOCK_HEADER) {
@@ -322,6 +390,9 @@ void xc_zstd_cctx_free(xc_zstd_cctx *c)
     if (!c) return;
     free(c->tables);
     free(c->seq_mem);
+    xc_zstd_opt_free(&c->ms);
+    xc_zldm_free(c->ldm);
+    xc_zstd_dict_release(c);
     free(c->in_buf);
     free(c->out_alloc);
     free(c);
@@ -382,6 +453,12 @@ size_t xc_zstd_cctx_set(xc_zstd_cctx *c, xc_zstd_cparam param, int value)
         RETURN_ERROR_IF(value != 0 && value != 1, BAD_PARAMETER);
         c->dict_id_flag = value;
         return 0;
+    case XC_ZSTD_C_LONG_DISTANCE:
+    case XC_ZSTD_C_LDM_HASH_LOG:
+    case XC_ZSTD_C_LDM_MIN_MATCH:
+    case XC_ZSTD_C_LDM_BUCKET_LOG:
+    case XC_ZSTD_C_LDM_HASH_RATE_LOG:
+        return xc_zldm_set(c, (int)param, value);
     default:
         return XC_ERROR(BAD_PARAMETER);
     }
@@ -405,6 +482,7 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
 {
     RETURN_ERROR_IF(!c || (!dst && dst_cap) || (!src && src_size), BAD_PARAMETER);
     RETURN_ERROR_IF(c->stage != XC_ZSTAGE_IDLE, STAGE_WRONG);
+    if (c->cdict) return xc_zstd_compress_with_dict(c, dst, dst_cap, src, src_size);
     const uint8_t *ip = (const uint8_t *)src;
     uint8_t *const ostart = (uint8_t *)dst;
     uint8_t *op = ostart;
@@ -428,6 +506,7 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
              * parse does not change. */
             uint32_t const shift = idx - ((uint32_t)1 << p.window_log) - 1;
             xc_zstd_ms_rebase(&c->ms, shift);
+            if (c->ldm_on) xc_zldm_rebase(c->ldm, shift);
             c->ms.base += shift;
             c->ms.start = 1;
         }

@@ -191,7 +191,7 @@ typedef struct {
     size_t hash_size;         /* entries in each, 0 when absent */
     size_t chain_size;
     uint32_t next_to_update;  /* first index not yet inserted (strategies that insert lazily) */
-    uint32_t hash_cache[8];   /* hashes of positions just ahead, by index % 8 (greedy) */
+    uint32_t hash_cache[8];   /* hashes of positions just ahead, by index % 8 (zstd_lazy.c) */
     /* Row-based search (zstd_search_row.h): 0, or the log of the cells per
      * row, with a tag byte per cell of hash_table and a head per row. */
     unsigned row_log;
@@ -199,6 +199,15 @@ typedef struct {
     uint8_t *row_heads;
     int bmi2;                 /* run the BMI2-compiled copies of the finders (x64) */
     xc_zstd_cparams p;
+    /* The optimal parsers (btopt and up, min_match 3): heads of 3-byte
+     * hashes (1 << hash3_log entries, in the tables), and the parser's
+     * statistics and work area (zstd_opt_price.h), kept between frames. */
+    uint32_t *hash3_table;
+    size_t hash3_size;
+    unsigned hash3_log;
+    struct xc_zopt_s *opt;
+    /* A prepared dictionary searched in place (zstd_fast_dict.c), or NULL. */
+    const xc_zstd_cdict *dict;
 } xc_zmatch_state;
 
 /* Each finder body is compiled twice on x64: for the baseline, and with
@@ -256,13 +265,51 @@ XC_HIDDEN size_t xc_zstd_dfast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t r
                                const uint8_t *src, size_t size);
 XC_HIDDEN size_t xc_zstd_greedy(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                 const uint8_t *src, size_t size);
+XC_HIDDEN size_t xc_zstd_lazy(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                              const uint8_t *src, size_t size);
+XC_HIDDEN size_t xc_zstd_lazy2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                               const uint8_t *src, size_t size);
+XC_HIDDEN size_t xc_zstd_btlazy2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                 const uint8_t *src, size_t size);
+
+/* zstd_lazy.c: insert every position from ms->next_to_update to the last
+ * one whose 8 hashed bytes end by iend into the search structure (hash
+ * chains, rows, binary trees), so that a block starting at iend finds them
+ * as matches: for history such as a dictionary placed at [ms->start, iend).
+ * xc_zstd_fill_search() calls the one the match state's strategy uses
+ * (greedy, lazy, lazy2, btlazy2; nothing for the others). */
+XC_HIDDEN void xc_zstd_fill_hc(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN void xc_zstd_fill_row(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN void xc_zstd_fill_bt(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN void xc_zstd_fill_search(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN size_t xc_zstd_btopt(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                               const uint8_t *src, size_t size);
+XC_HIDDEN size_t xc_zstd_btultra(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                 const uint8_t *src, size_t size);
+XC_HIDDEN size_t xc_zstd_btultra2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                  const uint8_t *src, size_t size);
+
+/* zstd_opt.c: inserts every position from ms->next_to_update up to the
+ * last one whose hash can be read before iend into the binary tree (and
+ * the 3-byte hash heads) of the optimal parsers, so that a block starting
+ * at iend finds them as history; for dictionary content loaded ahead of a
+ * frame.  The match state must be set up for btopt, btultra or btultra2. */
+XC_HIDDEN void xc_zstd_fill_bt_opt(xc_zmatch_state *ms, const uint8_t *iend);
+
+/* The log of the 3-byte hash table the optimal parsers use with
+ * min_match 3 (0 when none): up to 128 Ki heads, fewer for small windows. */
+static inline unsigned xc_zstd_hash3_log(const xc_zstd_cparams *p)
+{
+    if (p->strategy < XC_ZSTRAT_BTOPT || p->min_match != 3) return 0;
+    return XC_MIN(17u, p->window_log);
+}
 
 /* Subtracts shift from every table entry (entries below it become 0), for
  * a caller that is about to move base forward by shift bytes or the data
  * back by as many. */
 XC_HIDDEN void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift);
 
-/* The state of the searching finders (greedy; lazy in part 2), copied
+/* The state of the searching finders (greedy, lazy, lazy2, btlazy2), copied
  * from the match state into a local variable for the length of a block.
  * Table writes go through uint8_t and uint32_t pointers, which the compiler
  * must assume may alias the match state's fields; a local copy whose
@@ -404,6 +451,14 @@ typedef struct {
     xc_fse_ctable def[3];
 } xc_zentropy;
 
+/* zstd_opt_price.c: allocates the optimal parsers' state once (kept in
+ * ms->opt until xc_zstd_opt_free) and resets its statistics for a new
+ * frame with parameters ms->p; ent is the context's entropy state, whose
+ * tables seed the statistics when a dictionary loaded them.  Returns 0 or
+ * XC_ERROR(OUT_OF_MEMORY). */
+XC_HIDDEN size_t xc_zstd_opt_reserve(xc_zmatch_state *ms, const xc_zentropy *ent);
+XC_HIDDEN void xc_zstd_opt_free(xc_zmatch_state *ms);
+
 /* What a block changes in the entropy state when it is committed: a new
  * Huffman tree, and per sequence type (shifted by XC_ZT_*) a new table or
  * one that may no longer be repeated. */
@@ -427,6 +482,12 @@ struct xc_zstd_cctx_s {
     int checksum;
     int content_size_flag;
     int dict_id_flag;
+    /* Long-distance matching (zstd_ldm.c): requested (0 = default; enable:
+     * 0 auto, 1 on, 2 off), whether this frame uses it, and its state. */
+    int ldm_enable;
+    unsigned ldm_hash_log, ldm_min_match, ldm_bucket_log, ldm_rate_log;
+    int ldm_on;
+    struct xc_zldm_s *ldm;
 
     /* ---- the frame being written ---- */
     xc_zstd_cparams p;        /* in force */
@@ -465,6 +526,21 @@ struct xc_zstd_cctx_s {
     size_t out_cap;
     size_t out_pos, out_end;
     int frame_ended;          /* the last block and checksum are in out_buf */
+
+    /* ---- dictionary (zstd_compress_dict.c) ---- */
+    const xc_zstd_cdict *cdict;    /* used by the next frames, or NULL */
+    xc_zstd_cdict *own_cdict;      /* prepared from a loaded dictionary */
+    uint32_t frame_dict_id;        /* the ID the header carries, 0 for none */
+    uint64_t frame_no;             /* frames begun, see zstd_compress_dict.c */
+    uint64_t held_content_key;     /* the dictionary whose content in_buf holds */
+    uint64_t held_content_frame;
+    size_t held_content_cap;
+    uint64_t held_tables_key;      /* the dictionary whose tables `tables` holds */
+    uint64_t held_tables_frame;
+    const uint32_t *held_tables_at;
+    uint64_t held_entropy_key;     /* the dictionary whose tables the entropy slots in force hold */
+    uint64_t held_entropy_frame;
+    uint32_t held_entropy_slots;
 };
 
 /* ---- zstd_compress.c: the frame machinery shared with streaming ----------- */
@@ -486,6 +562,27 @@ XC_HIDDEN xc_zstd_cparams xc_zstd_cframe_params(const xc_zstd_cctx *c, uint64_t 
 XC_HIDDEN size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p,
                                       const uint8_t *buf, size_t span);
 
+/* zstd_compress_mem.c: the match tables a frame with parameters p needs,
+ * in 32-bit words, laid out one after another in c->tables: the hash
+ * table, the chain table (chains, trees, or dfast's short hash), the row
+ * tags and heads of row-based search, the 3-byte hash of the optimal
+ * parsers.  xc_zstd_cframe_begin() allocates from it and
+ * xc_zstd_estimate_cctx_size() counts with it. */
+typedef struct {
+    size_t hash, chain, row, hash3;
+    size_t total;
+} xc_ztable_layout;
+XC_HIDDEN xc_ztable_layout xc_zstd_table_layout(const xc_zstd_cparams *p);
+
+/* zstd_compress.c: bytes of the sequence store for blocks of `block` bytes
+ * (one allocation, c->seq_mem). */
+XC_HIDDEN size_t xc_zstd_block_mem_bytes(size_t block);
+
+/* zstd_compress_mem.c: bytes the context holds now, itself included; each
+ * allocation a context keeps is counted there (tests compare it with the
+ * estimate). */
+XC_HIDDEN size_t xc_zstd_cctx_mem_held(const xc_zstd_cctx *c);
+
 /* Indices never exceed this; one-shot inputs beyond it are rebased as they
  * are compressed, and stream buffers are smaller.  (A test build may lower
  * it to exercise the rebasing on small inputs.) */
@@ -503,6 +600,26 @@ XC_HIDDEN size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst,
  * frame's last block.  Returns the bytes written or XC_ERROR(DST_TOO_SMALL). */
 XC_HIDDEN size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
                                         const uint8_t *src, size_t size, int last);
+
+/* ---- zstd_compress_dict.c: frames with a dictionary ------------------------- */
+
+/* Prepares a loaded dictionary again when the level or parameters changed;
+ * 0 or an error of xc_zstd_cdict_build(). */
+XC_HIDDEN size_t xc_zstd_dict_prepare(xc_zstd_cctx *c);
+/* xc_zstd_cframe_params() when c->cdict is set. */
+XC_HIDDEN xc_zstd_cparams xc_zstd_dict_frame_params(const xc_zstd_cctx *c, uint64_t src_size);
+/* Bytes of dictionary content placed before the frame in the window buffer. */
+XC_HIDDEN size_t xc_zstd_dict_history(const xc_zstd_cctx *c);
+/* After xc_zstd_cframe_begin() on the window buffer (sized for the content
+ * plus the frame): puts the content at its start and installs tables,
+ * entropy and repeat offsets.  Returns the content size (0 without a
+ * dictionary). */
+XC_HIDDEN size_t xc_zstd_dict_frame_begin(xc_zstd_cctx *c);
+/* At the end of a frame: notes what the buffer and tables still hold. */
+XC_HIDDEN void xc_zstd_dict_frame_end(xc_zstd_cctx *c);
+XC_HIDDEN size_t xc_zstd_compress_with_dict(xc_zstd_cctx *c, void *dst, size_t dst_cap,
+                                            const void *src, size_t src_size);
+XC_HIDDEN void xc_zstd_dict_release(xc_zstd_cctx *c);
 
 /* ---- zstd_compress_block.c ---------------------------------------------------- */
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 
 #include "zstd_compress_internal.h"
+#include "zstd_ldm.h"
 
 /* Room for new input after the window of history, at least: with small
  * windows (the fast levels) a buffer of just two windows would slide, that
@@ -50,7 +51,8 @@ static void reset_stream_state(xc_zstd_cctx *c)
 
 static size_t grow(uint8_t **buf, size_t *cap, size_t need)
 {
-    if (*cap >= need) return 0;
+    /* Even an empty frame needs a buffer: indices are taken from it. */
+    if (*buf && *cap >= need) return 0;
     free(*buf);
     *cap = 0;
     *buf = (uint8_t *)malloc(need ? need : 1);
@@ -68,8 +70,11 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     uint64_t content = c->pledged_set ? c->pledged : XC_ZSTD_SIZE_UNKNOWN;
     if (!c->pledged_set && op == XC_ZSTD_E_END) content = avail;
     RETURN_ERROR_IF(content != XC_ZSTD_SIZE_UNKNOWN && avail > content, SRC_SIZE_WRONG);
+    FORWARD_IF_ERROR(xc_zstd_dict_prepare(c));
 
-    if (op == XC_ZSTD_E_END && content == avail) {
+    /* (Frames with a dictionary always take the window buffer, where the
+     * dictionary's content sits before them.) */
+    if (op == XC_ZSTD_E_END && content == avail && !c->cdict) {
         size_t const bound = xc_zstd_compress_bound(avail);
         if (!xc_iserr(bound) && out->size - out->pos >= bound) {
             size_t const r = xc_zstd_compress_cctx(c, (uint8_t *)out->dst + out->pos,
@@ -88,10 +93,13 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     uint64_t want = window + XC_MAX(window, STREAM_FRESH_MIN);
     if (want > STREAM_BUFFER_MAX) want = STREAM_BUFFER_MAX;
     if (content < want) want = content;
-    size_t const bsize = (size_t)want;
+    size_t const hist = xc_zstd_dict_history(c);
+    if (want > STREAM_BUFFER_MAX - hist) want = STREAM_BUFFER_MAX - hist;
+    size_t const bsize = (size_t)want + hist;
     FORWARD_IF_ERROR(grow(&c->in_buf, &c->in_cap, bsize));
     c->in_size = bsize;
     FORWARD_IF_ERROR(xc_zstd_cframe_begin(c, &p, c->in_buf, bsize));
+    FORWARD_IF_ERROR(xc_zstd_dict_frame_begin(c));
     size_t const ocap =
         c->block_max + XC_ZSTD_BLOCK_HEADER + XC_ZENC_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE;
     FORWARD_IF_ERROR(grow(&c->out_alloc, &c->out_alloc_cap, ocap + STAGE_SHIFT_MAX));
@@ -111,7 +119,7 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     }
 
     c->pledged = content;
-    c->in_fill = c->in_done = 0;
+    c->in_fill = c->in_done = hist;
     c->out_pos = 0;
     size_t const h = xc_zstd_write_frame_header(c, c->out_buf, c->out_cap, content);
     FORWARD_IF_ERROR(h);
@@ -143,6 +151,7 @@ static void slide(xc_zstd_cctx *c)
     size_t const shift = c->in_done - window;
     memmove(c->in_buf, c->in_buf + shift, c->in_fill - shift);
     xc_zstd_ms_rebase(&c->ms, (uint32_t)shift);
+    if (c->ldm_on) xc_zldm_rebase(c->ldm, (uint32_t)shift);
     c->in_fill -= shift;
     c->in_done -= shift;
 }
@@ -219,6 +228,7 @@ static size_t run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_zstd
             c->out_end += XC_ZSTD_CHECKSUM_SIZE;
         }
         c->frame_ended = 1;
+        xc_zstd_dict_frame_end(c);
     }
     return c->out_end - c->out_pos;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Hash-chain match search, for the greedy (and later lazy) strategies with
+ * Hash-chain match search, for the greedy, lazy and lazy2 strategies with
  * windows of 16 KiB and less, where its tables are small and cheaper to
  * clear than rows.  Included by the finders that use it; everything here
  * is static and force-inlined into them, working on a local xc_zsearch.

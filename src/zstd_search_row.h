@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Row-based match search, for the greedy (and later lazy) strategies with
+ * Row-based match search, for the greedy, lazy and lazy2 strategies with
  * windows above 16 KiB.  Included by the finders that use it; everything
  * here is static and force-inlined into them, working on a local
  * xc_zsearch.
@@ -22,8 +22,8 @@
  * candidates' positions sit in one cache line and unpromising ones cost no
  * load at all.
  *
- * The comparison is exact, in portable C or with SSE2 on x64 (the BMI2
- * copy of the finders), so the candidates and the order they are tried in,
+ * The comparison is exact, in portable C, with SSE2 on x64 (the BMI2
+ * copy of the finders) or with NEON on Arm64, so the candidates and the order they are tried in,
  * hence the frames, are the same on every ISA and tier.
  *
  * Insertion runs ahead of the searches in a hash cache: each inserted
@@ -39,17 +39,30 @@
 
 #if defined(XC_ARCH_X64)
 #  include <emmintrin.h>
+#elif defined(XC_ARCH_ARM64)
+#  include <arm_neon.h>
 #endif
 
 #define ROW_SKIP_AFTER 384
 #define ROW_KEEP_START 96
 #define ROW_KEEP_END 32
 
+/* A row's cells take 64 to 256 bytes, one to four cache lines (the tables
+ * are aligned to 64 bytes: xc_zstd_cframe_begin), its tags 16 to 64 bytes
+ * within one line, and its head one byte: all of them are needed, so all
+ * are fetched. */
 XC_FORCE_INLINE void row_prefetch(const xc_zsearch *s, uint32_t h)
 {
     size_t const row = (size_t)(h >> 8) << s->row_log;
-    XC_PREFETCH(s->table + row);
+    const uint32_t *const t = s->table + row;
+    XC_PREFETCH(t);
+    if (s->row_log >= 5) XC_PREFETCH(t + 16);
+    if (s->row_log >= 6) {
+        XC_PREFETCH(t + 32);
+        XC_PREFETCH(t + 48);
+    }
     XC_PREFETCH(s->tags + row);
+    XC_PREFETCH(s->heads + (h >> 8));
 }
 
 /* Fills the cache for the 8 positions from s->next. */
@@ -138,12 +151,32 @@ XC_FORCE_INLINE uint64_t row_match_tags_sse2(const uint8_t *tags, unsigned row_l
     }
     return mask;
 }
+#elif defined(XC_ARCH_ARM64)
+/* The same mask with NEON (part of every Arm64 CPU), 16 cells at a time:
+ * the byte compares give 0xFF or 0; keeping bit (j % 8) of byte j and
+ * summing each half of the vector packs the 16 results into 16 bits (the
+ * kept bits are distinct within a half, so the sums do not carry). */
+XC_FORCE_INLINE uint64_t row_match_tags_neon(const uint8_t *tags, unsigned row_log, uint8_t tag)
+{
+    static const uint8_t weights[16] = {1, 2, 4, 8, 16, 32, 64, 128,
+                                        1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t const w = vld1q_u8(weights);
+    uint8x16_t const t = vdupq_n_u8(tag);
+    uint64_t mask = 0;
+    for (unsigned i = 0; i < (1u << row_log) / 16; i++) {
+        uint8x16_t const bits = vandq_u8(vceqq_u8(vld1q_u8(tags + 16 * i), t), w);
+        uint64_t const lo = vaddv_u8(vget_low_u8(bits));
+        uint64_t const hi = vaddv_u8(vget_high_u8(bits));
+        mask |= (lo | (hi << 8)) << (16 * i);
+    }
+    return mask;
+}
 #endif
 
 /* The longest match at ip (at least 4 bytes to count) among the cells of
  * its row that carry its tag; its offset in *offset.  Returns 3 or less
  * when there is none.  ip is inserted as well.  simd picks the SSE2 tag
- * comparison on x64 (same result). */
+ * comparison on x64, NEON on Arm64 (same result). */
 XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
                                   unsigned mls, uint32_t *offset, int simd)
 {
@@ -168,6 +201,10 @@ XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_
 #if defined(XC_ARCH_X64)
     if (simd)
         m = row_match_tags_sse2(s->tags + first, row_log, (uint8_t)h);
+    else
+#elif defined(XC_ARCH_ARM64)
+    if (simd)
+        m = row_match_tags_neon(s->tags + first, row_log, (uint8_t)h);
     else
 #endif
         m = row_match_tags(s->tags + first, row_log, (uint8_t)h);

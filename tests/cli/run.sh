@@ -258,6 +258,54 @@ if need_zstd; then
     check "the message names the dictionary" err_mentions no-such-dict
 fi
 
+# ---- --train, and -D when compressing ----------------------------------------------------------
+mkdir tsamples
+i=0
+while [ $i -lt 300 ]; do
+    echo "{\"login\": \"user$i\", \"id\": $((i * 7919)), \"url\": \"https://api.example.com/users/user$i\", \"type\": \"User\", \"site_admin\": false, \"city\": \"Lisbon $((i % 13))\", \"repos\": $((i % 50))}" >tsamples/r$i
+    i=$((i + 1))
+done
+status 0 "--train" "$XC" -q --train tsamples/* --maxdict=4KiB -o xdict
+check "--train writes a zstd-format dictionary" \
+    sh -c 'test "$(od -An -tx1 -N4 xdict | tr -d " \n")" = 37a430ec'
+check "--maxdict bounds its size" test "$(wc -c <xdict)" -le 4096
+status 1 "--train over an existing file" "$XC" -q --train tsamples/* -o xdict
+check "the message names the existing output" err_mentions xdict
+status 0 "--train -f overwrites" "$XC" -q -f --train tsamples/* --maxdict=4KiB -o xdict
+status 1 "--train with too few samples" "$XC" --train tsamples/r1 tsamples/r2 -o few
+check "the message says how many samples are needed" err_mentions "at least 5"
+check "no dictionary after a failed --train" test ! -e few
+status 1 "--train with a missing sample" "$XC" --train tsamples/r1 no-such-sample tsamples/r2 \
+    tsamples/r3 tsamples/r4 tsamples/r5 -o miss
+check "the message names the missing sample" err_mentions no-such-sample
+check "no dictionary after a missing sample" test ! -e miss
+status 2 "--maxdict below the minimum" "$XC" --train tsamples/* --maxdict=100 -o tiny
+status 2 "--maxdict with a bad value" "$XC" --train tsamples/* --maxdict=lots -o tiny
+
+status 0 "-D compresses" "$XC" -q -D xdict tsamples/r7 -o r7.zst
+status 0 "-d -D decompresses our dictionary frame" "$XC" -q -d -D xdict r7.zst -o r7.out
+check "-D round trip" cmp -s r7.out tsamples/r7
+"$XC" -q tsamples/r7 -o r7.plain.zst
+check "the dictionary frame is smaller" test "$(wc -c <r7.zst)" -lt "$(wc -c <r7.plain.zst)"
+printf '\067\244\060\354not a dictionary' >baddict
+status 1 "-D with a corrupt dictionary" "$XC" -q -D baddict tsamples/r7 -o r7.bad.zst
+check "the message names the corrupt dictionary" err_mentions baddict
+check "no output with a corrupt dictionary" test ! -e r7.bad.zst
+if need_zstd; then
+    status 0 "zstd -d -D with our dictionary" zstd -q -d -D xdict r7.zst -o r7.zout
+    check "zstd decodes our dictionary frame" cmp -s r7.zout tsamples/r7
+    zstd -q -D xdict tsamples/r9 -o r9.zst
+    status 0 "-d -D on zstd's frame with our dictionary" "$XC" -q -d -D xdict r9.zst -o r9.out
+    check "we decode zstd's frame made with our dictionary" cmp -s r9.out tsamples/r9
+    if zstd -q --train tsamples/* --maxdict=4096 -o zdict 2>/dev/null; then
+        status 0 "-D with zstd's dictionary" "$XC" -q -D zdict tsamples/r11 -o r11.zst
+        status 0 "zstd -d -D with its dictionary" zstd -q -d -D zdict r11.zst -o r11.out
+        check "zstd decodes our frame made with its dictionary" cmp -s r11.out tsamples/r11
+    else
+        skip=$((skip + 1))
+    fi
+fi
+
 # ---- interrupts ------------------------------------------------------------------------------
 # A compression fed through a slow pipe is interrupted while it waits for
 # input; neither the output nor its temporary file may remain.  Background

@@ -107,6 +107,26 @@ zstd -q -c -3 -D "$raw/raw.dict" "$raw/in/text" >"$raw/d.zst"
 add_dict_seed raw.3 "$raw/raw.dict" "$raw/d.zst"
 add_dict_seed none "$raw/in/empty" "$raw/text.3.zst"
 
+# ---- compression parameters ---------------------------------------------------------
+# fuzz_compress_params reads 12 parameter bytes (see the target), then the
+# content: here each content and one with a repeat far behind it, under a
+# few settings (long-distance matching with small samples, one-shot and
+# streamed, pledged or not, an optimal strategy, defaults).
+mkdir -p "$seeds/params"
+{ head -c 3000 "$raw/in/random"; head -c 9000 "$raw/in/text"; head -c 3000 "$raw/in/random"; } \
+  >"$raw/in-far-repeat"
+for f in "$raw"/in/* "$raw/in-far-repeat"; do
+  b=$(basename "$f")
+  head -c 20000 "$f" | { printf '\012\000\000\000\000\000\000\000\001\106\100\043'; cat; } \
+    >"$seeds/params/$b-ldm"
+  head -c 20000 "$f" | { printf '\032\000\000\000\000\000\000\000\061\000\000\000'; cat; } \
+    >"$seeds/params/$b-19-pledged"
+  head -c 20000 "$f" | { printf '\010\000\000\000\000\000\000\000\122\110\150\142'; cat; } \
+    >"$seeds/params/$b-1-stream-ldm"
+  head -c 20000 "$f" | { printf '\020\106\110\110\110\103\100\120\004\000\000\000'; cat; } \
+    >"$seeds/params/$b-btopt"
+done
+
 # ---- golden frames, read where they are ----------------------------------------
 if [ -d "$data/zstd-golden" ]; then
   for f in "$data"/zstd-golden/golden-decompression/* \
@@ -123,7 +143,7 @@ ran=0
 # fuzz_compress reads the same layout as fuzz_roundtrip (three option bytes,
 # then the content), so it shares those seeds.
 for target in fuzz_decompress:plain fuzz_decompress_stream:stream fuzz_decompress_dict:dict \
-              fuzz_roundtrip:roundtrip fuzz_compress:roundtrip; do
+              fuzz_roundtrip:roundtrip fuzz_compress:roundtrip fuzz_compress_params:params; do
   name=${target%%:*}
   set_dir=${target#*:}
   exe=$(find "$build" -type f -name "$name" -perm -u+x 2>/dev/null | head -n 1)

@@ -1,0 +1,504 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Frames compressed with a dictionary: loading and referencing, the
+ * parameters of such a frame, placing the dictionary in front of it, and
+ * the table fills of the fast and dfast strategies.
+ *
+ * Layout.  The frame is compressed from the window buffer, in which the
+ * dictionary's content sits right before the input: content byte k has
+ * index 1 + k and the frame's first byte index 1 + content size, so
+ * ms->start (the lowest valid index) is the content's first byte and every
+ * finder may match into the content and take repeat offsets reaching into
+ * it, as a decoder holding the dictionary allows (RFC 8878 §5: the content
+ * is history before the frame).  The tables come from the prepared
+ * dictionary, whose indices are the same.
+ *
+ * Small one-shot frames of the fast and dfast strategies do not use this
+ * layout: they search the dictionary's tables in place (zstd_fast_dict.c).
+ *
+ * What a frame costs.  The window buffer keeps the content between frames,
+ * and for the fast strategies the tables are put back to the dictionary's
+ * state at the end of a frame by rewriting the cells the frame's positions
+ * hash to (they are the only cells the finder wrote), so a series of small
+ * frames with one dictionary pays per frame only for its own bytes and the
+ * entropy tables (a few KiB copied).  Whether the buffer and tables still
+ * hold a dictionary is known from its key and the number of the frame that
+ * left them so; anything else in between (a frame without the dictionary,
+ * a slide of the window buffer, an error) makes the next frame copy again.
+ */
+#include <stdlib.h>
+
+#include "zstd_cdict.h"
+
+/* ---- table fills ------------------------------------------------------------- */
+
+/* The searching strategies restore their tables after a frame of up to
+ * 1/RESTORE_SEARCH_RATIO of the tables' words, and copy them otherwise. */
+#define RESTORE_SEARCH_RATIO 16
+
+/* Positions p in [from, to) are inserted as the finder would insert them;
+ * with `restore`, the same cells are copied from it instead (a prepared
+ * dictionary's tables, which have the same size). */
+static void fast_cells(xc_zmatch_state *ms, uint32_t from, uint32_t to, const uint32_t *restore)
+{
+    uint32_t *const ht = ms->hash_table;
+    unsigned const hlog = ms->p.hash_log;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
+    for (uint32_t p = from; p < to; p++) {
+        size_t const h = xc_zhash(ms->base + p, hlog, mls);
+        ht[h] = restore ? restore[h] : p;
+    }
+}
+
+static void dfast_cells(xc_zmatch_state *ms, uint32_t from, uint32_t to,
+                        const uint32_t *restore_long, const uint32_t *restore_short)
+{
+    uint32_t *const hl = ms->hash_table;
+    uint32_t *const hs = ms->chain_table;
+    unsigned const llog = ms->p.hash_log, slog = ms->p.chain_log;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
+    for (uint32_t p = from; p < to; p++) {
+        size_t const a = xc_zhash(ms->base + p, llog, 8);
+        size_t const b = xc_zhash(ms->base + p, slog, mls);
+        hl[a] = restore_long ? restore_long[a] : p;
+        hs[b] = restore_short ? restore_short[b] : p;
+    }
+}
+
+/* The searching strategies over rows (zstd_search_row.h).  A frame inserts
+ * the positions [from, to) in order, each into the row its hash names: the
+ * row's head moves back one cell (mod the row's size) and that cell gets
+ * the position and its tag.  So a row that k of them hash to had exactly the
+ * min(k, cells) cells before its starting head rewritten, whatever the
+ * order.  Counting k with the heads themselves: first every touched row's
+ * head goes back to the dictionary's, then each position moves its row's
+ * head back one cell and restores that cell, then the heads go back again.
+ * Positions the finder stepped over (inside long matches) are counted as
+ * well: that restores a few cells more than were written, which hold the
+ * dictionary's values anyway.  The hash is the finder's (xc_zsearch_open
+ * gives its width). */
+static void restore_rows(xc_zmatch_state *ms, uint32_t from, uint32_t to,
+                         const xc_zmatch_state *dms)
+{
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    uint32_t const mask = ((uint32_t)1 << s.row_log) - 1;
+    const uint8_t *const dheads = dms->row_heads;
+    const uint8_t *const dtags = dms->tag_table;
+    const uint32_t *const dcells = dms->hash_table;
+    for (uint32_t p = from; p < to; p++) {
+        uint32_t const row = (uint32_t)xc_zhash(s.base + p, s.hash_bits, mls) >> 8;
+        s.heads[row] = dheads[row];
+    }
+    for (uint32_t p = from; p < to; p++) {
+        uint32_t const row = (uint32_t)xc_zhash(s.base + p, s.hash_bits, mls) >> 8;
+        uint32_t const pos = (s.heads[row] - 1u) & mask;
+        size_t const cell = ((size_t)row << s.row_log) + pos;
+        s.heads[row] = (uint8_t)pos;
+        s.tags[cell] = dtags[cell];
+        s.table[cell] = dcells[cell];
+    }
+    for (uint32_t p = from; p < to; p++) {
+        uint32_t const row = (uint32_t)xc_zhash(s.base + p, s.hash_bits, mls) >> 8;
+        s.heads[row] = dheads[row];
+    }
+}
+
+/* Hash chains (zstd_search_hc.h): inserting a position writes the head
+ * cell its hash names and its own chain slot (position mod chain size),
+ * nothing else; both are put back. */
+static void restore_chains(xc_zmatch_state *ms, uint32_t from, uint32_t to,
+                           const xc_zmatch_state *dms)
+{
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    uint32_t const mask = s.chain_size - 1;
+    for (uint32_t p = from; p < to; p++) {
+        size_t const h = xc_zhash(s.base + p, s.hash_bits, mls);
+        s.table[h] = dms->hash_table[h];
+        s.chain[p & mask] = dms->chain_table[p & mask];
+    }
+}
+
+/* The last position whose hash input (8 bytes) ends by iend, plus one. */
+static uint32_t fill_end(const xc_zmatch_state *ms, const uint8_t *iend)
+{
+    size_t const n = (size_t)(iend - ms->base);
+    return n >= XC_ZSTD_HASH_READ ? (uint32_t)(n - XC_ZSTD_HASH_READ + 1) : 0;
+}
+
+/* Every third position first, then the others only into cells still
+ * empty: as libzstd fills a dictionary's fast table.  With every position
+ * in order, the last of many similar records in the content would own most
+ * cells; this spreads the candidates over the whole content, which gives
+ * the smaller frames (about 1% at level 1 on JSON records). */
+void xc_zstd_fill_fast(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const end = fill_end(ms, iend);
+    uint32_t *const ht = ms->hash_table;
+    unsigned const hlog = ms->p.hash_log;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
+    for (uint32_t p = ms->next_to_update; p < end; p += 3) {
+        ht[xc_zhash(ms->base + p, hlog, mls)] = p;
+        for (uint32_t q = p + 1; q < p + 3 && q < end; q++) {
+            size_t const h = xc_zhash(ms->base + q, hlog, mls);
+            if (ht[h] < ms->start) ht[h] = q;
+        }
+    }
+    if (ms->next_to_update < end) ms->next_to_update = end;
+}
+
+/* The same for dfast: every third position into both tables, the others
+ * only into empty cells of the long one. */
+void xc_zstd_fill_dfast(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const end = fill_end(ms, iend);
+    uint32_t *const hl = ms->hash_table;
+    uint32_t *const hs = ms->chain_table;
+    unsigned const llog = ms->p.hash_log, slog = ms->p.chain_log;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
+    for (uint32_t p = ms->next_to_update; p < end; p += 3) {
+        hl[xc_zhash(ms->base + p, llog, 8)] = p;
+        hs[xc_zhash(ms->base + p, slog, mls)] = p;
+        for (uint32_t q = p + 1; q < p + 3 && q < end; q++) {
+            size_t const h = xc_zhash(ms->base + q, llog, 8);
+            if (hl[h] < ms->start) hl[h] = q;
+        }
+    }
+    if (ms->next_to_update < end) ms->next_to_update = end;
+}
+
+xc_zstd_fill_fn xc_zstd_fill_fn_for(unsigned strategy)
+{
+    switch (strategy) {
+    case XC_ZSTRAT_FAST: return xc_zstd_fill_fast;
+    case XC_ZSTRAT_DFAST: return xc_zstd_fill_dfast;
+    case XC_ZSTRAT_GREEDY:
+    case XC_ZSTRAT_LAZY:
+    case XC_ZSTRAT_LAZY2:
+    case XC_ZSTRAT_BTLAZY2: return xc_zstd_fill_search;
+    case XC_ZSTRAT_BTOPT:
+    case XC_ZSTRAT_BTULTRA:
+    case XC_ZSTRAT_BTULTRA2: return xc_zstd_fill_bt_opt;
+    default: return NULL;
+    }
+}
+
+/* ---- loading ---------------------------------------------------------------------- */
+
+/* The parameters a dictionary loaded into c is prepared with: the level's
+ * for the dictionary, with the context's explicit settings on top. */
+static xc_zstd_cparams own_params(const xc_zstd_cctx *c, size_t size)
+{
+    xc_zstd_cparams p = xc_zstd_cdict_params(c->level, size);
+    const xc_zstd_cparams *r = &c->req;
+    if (r->window_log) p.window_log = r->window_log;
+    if (r->chain_log) p.chain_log = r->chain_log;
+    if (r->hash_log) p.hash_log = r->hash_log;
+    if (r->search_log) p.search_log = r->search_log;
+    if (r->min_match) p.min_match = r->min_match;
+    if (r->target_length) p.target_length = r->target_length;
+    if (r->strategy) p.strategy = r->strategy;
+    return xc_zstd_adapt_params(p, (uint64_t)size + 513);
+}
+
+size_t xc_zstd_cctx_load_dictionary(xc_zstd_cctx *c, const void *dict, size_t size)
+{
+    RETURN_ERROR_IF(!c || (!dict && size), BAD_PARAMETER);
+    RETURN_ERROR_IF(c->stage != XC_ZSTAGE_IDLE, STAGE_WRONG);
+    xc_zstd_cdict *cd = NULL;
+    if (size) {
+        xc_zstd_cparams const p = own_params(c, size);
+        FORWARD_IF_ERROR(xc_zstd_cdict_build(&cd, dict, size, &p, c->level));
+    }
+    xc_zstd_cdict_free(c->own_cdict);
+    c->own_cdict = cd;
+    c->cdict = cd;
+    return 0;
+}
+
+size_t xc_zstd_cctx_ref_cdict(xc_zstd_cctx *c, const xc_zstd_cdict *cd)
+{
+    RETURN_ERROR_IF(!c, BAD_PARAMETER);
+    RETURN_ERROR_IF(c->stage != XC_ZSTAGE_IDLE, STAGE_WRONG);
+    xc_zstd_cdict_free(c->own_cdict);
+    c->own_cdict = NULL;
+    c->cdict = cd;
+    return 0;
+}
+
+void xc_zstd_dict_release(xc_zstd_cctx *c)
+{
+    xc_zstd_cdict_free(c->own_cdict);
+    c->own_cdict = NULL;
+    c->cdict = NULL;
+}
+
+size_t xc_zstd_dict_prepare(xc_zstd_cctx *c)
+{
+    xc_zstd_cdict *own = c->own_cdict;
+    if (!own || c->cdict != own) return 0;
+    /* The level or a parameter changed since loading: prepare again from
+     * the bytes kept in the old one (its buffer holds the whole dictionary
+     * up to the content's end). */
+    size_t const size = (size_t)(own->content + own->content_size - own->buf);
+    xc_zstd_cparams const p = own_params(c, size);
+    if (own->level == c->level && memcmp(&p, &own->asked, sizeof p) == 0) return 0;
+    xc_zstd_cdict *cd;
+    FORWARD_IF_ERROR(xc_zstd_cdict_build(&cd, own->buf, size, &p, c->level));
+    xc_zstd_cdict_free(own);
+    c->own_cdict = cd;
+    c->cdict = cd;
+    return 0;
+}
+
+/* ---- frames ---------------------------------------------------------------------------- */
+
+xc_zstd_cparams xc_zstd_dict_frame_params(const xc_zstd_cctx *c, uint64_t src_size)
+{
+    const xc_zstd_cdict *cd = c->cdict;
+    xc_zstd_cparams p = cd->p;
+    if (c->req.window_log) {
+        /* As asked, unless that would change the table layout (row search
+         * and the 3-byte hash depend on the window; see cdict_build): then
+         * the dictionary's window. */
+        p.window_log = c->req.window_log;
+        if (xc_zstd_row_log(&p) != xc_zstd_row_log(&cd->p) ||
+            xc_zstd_hash3_log(&p) != xc_zstd_hash3_log(&cd->p))
+            p.window_log = cd->p.window_log;
+        return p;
+    }
+    /* The tables are the dictionary's; the window must reach from the end
+     * of the input back to the start of the content, but no further than
+     * the level would go for this input.  (Small inputs fit already.) */
+    if (src_size != XC_ZSTD_SIZE_UNKNOWN &&
+        (uint64_t)cd->content_size + src_size <= ((uint64_t)1 << p.window_log))
+        return p;
+    unsigned w = xc_zstd_level_params(cd->level, src_size).window_log;
+    if (src_size != XC_ZSTD_SIZE_UNKNOWN) {
+        uint64_t const span = (uint64_t)cd->content_size + src_size;
+        unsigned need = XC_ZSTD_WINDOW_LOG_MIN;
+        while (need < XC_ZSTD_WINDOW_LOG_MAX && ((uint64_t)1 << need) < span) need++;
+        w = XC_MIN(w, need);
+    }
+    p.window_log = XC_MAX(p.window_log, w);
+    return p;
+}
+
+size_t xc_zstd_dict_history(const xc_zstd_cctx *c)
+{
+    return c->cdict ? c->cdict->content_size : 0;
+}
+
+/* Whether the state the previous frame left is that of cd. */
+static int still_held(const xc_zstd_cctx *c, uint64_t key, uint64_t frame, const xc_zstd_cdict *cd)
+{
+    return key == cd->key && frame + 1 == c->frame_no;
+}
+
+/* Which slot of each table is in force.  A block that sends a new table
+ * writes it into the other slot and makes that one current, so while these
+ * stay the same, the slots in force hold what was installed. */
+static uint32_t entropy_slots(const xc_zentropy *e)
+{
+    return (uint32_t)e->huf_cur | (uint32_t)e->fse_cur[0] << 1 | (uint32_t)e->fse_cur[1] << 2 |
+           (uint32_t)e->fse_cur[2] << 3;
+}
+
+/* At the end of a frame: whether the tables installed are still in force.
+ * Only a frame of one block can tell (two blocks sending new tables would
+ * flip a slot back), which every small input is. */
+static void entropy_end(xc_zstd_cctx *c)
+{
+    const xc_zstd_cdict *cd = c->cdict;
+    if (!cd->has_entropy || entropy_slots(&c->ent) != c->held_entropy_slots ||
+        c->consumed > c->block_max)
+        return;
+    c->held_entropy_key = cd->key;
+    c->held_entropy_frame = c->frame_no;
+}
+
+/* The repeat offsets and entropy tables a formatted dictionary starts
+ * frames with, and the ID the header carries. */
+static void install_entropy(xc_zstd_cctx *c, const xc_zstd_cdict *cd)
+{
+    if (cd->has_entropy) {
+        xc_zentropy *const e = &c->ent;
+        uint32_t const slots = entropy_slots(e);
+        if (still_held(c, c->held_entropy_key, c->held_entropy_frame, cd) &&
+            slots == c->held_entropy_slots) {
+            /* The slots in force still hold the dictionary's tables (see
+             * entropy_end): only make them repeatable. */
+            e->huf_valid = (uint8_t)(cd->has_entropy & 1);
+            for (unsigned t = 0; t < 3; t++) e->fse_valid[t] = 1;
+            memcpy(c->rep, cd->rep, sizeof c->rep);
+            c->held_entropy_key = 0;
+            c->held_entropy_slots = slots;
+            c->frame_dict_id = c->dict_id_flag ? cd->id : 0;
+            return;
+        }
+        c->held_entropy_key = 0;
+        c->held_entropy_slots = slots;
+        if (cd->has_entropy & 1) {
+            e->huf[e->huf_cur] = cd->huf;
+            e->huf_valid = 1;
+        }
+        for (unsigned t = 0; t < 3; t++) {
+            unsigned const cur = e->fse_cur[t];
+            e->fse[t][cur] = cd->fse[t];
+            memcpy(e->norm[t][cur], cd->norm[t], sizeof cd->norm[t]);
+            e->norm_log[t][cur] = cd->norm_log[t];
+            e->norm_max[t][cur] = cd->norm_max[t];
+            e->fse_valid[t] = 1;
+        }
+        memcpy(c->rep, cd->rep, sizeof c->rep);
+    }
+    c->frame_dict_id = c->dict_id_flag ? cd->id : 0;
+}
+
+size_t xc_zstd_dict_frame_begin(xc_zstd_cctx *c)
+{
+    const xc_zstd_cdict *cd = c->cdict;
+    if (!cd) {
+        c->held_content_key = 0; /* this frame fills the window buffer */
+        return 0;
+    }
+    size_t const n = cd->content_size;
+    /* The frame's tables must be laid out as the dictionary's (see
+     * xc_zstd_cdict_build, which keeps the row-search choice stable). */
+    RETURN_ERROR_IF(c->ms.hash_size != cd->ms.hash_size || c->ms.chain_size != cd->ms.chain_size ||
+                        c->ms.row_log != cd->ms.row_log || c->ms.hash3_size != cd->ms.hash3_size ||
+                        c->tables_cap < cd->table_words,
+                    GENERIC);
+    if (!still_held(c, c->held_content_key, c->held_content_frame, cd) ||
+        c->held_content_cap != c->in_cap)
+        memcpy(c->in_buf, cd->content, n);
+    if (!still_held(c, c->held_tables_key, c->held_tables_frame, cd) ||
+        c->held_tables_at != c->tables)
+        memcpy(c->tables, cd->tables, cd->table_words * sizeof(uint32_t));
+    /* Until the frame ends well, neither is known to hold the dictionary. */
+    c->held_content_key = 0;
+    c->held_tables_key = 0;
+    /* Every index word of the tables is now below the next frame's start. */
+    c->tables_clean =
+        cd->ms.row_log ? cd->ms.hash_size
+                       : cd->ms.hash_size + cd->ms.chain_size + cd->ms.hash3_size;
+    c->next_start = (uint32_t)c->in_size + 2;
+
+    /* Long-distance matching keeps its own view of the frame's indices,
+     * which the layout above changes: frames with a dictionary go without. */
+    c->ldm_on = 0;
+    c->ms.dict = NULL;
+    c->ms.base = c->in_buf - 1;
+    c->ms.start = 1;
+    c->ms.next_to_update = cd->ms.next_to_update;
+    memcpy(c->ms.hash_cache, cd->ms.hash_cache, sizeof c->ms.hash_cache);
+
+    install_entropy(c, cd);
+    return n;
+}
+
+void xc_zstd_dict_frame_end(xc_zstd_cctx *c)
+{
+    const xc_zstd_cdict *cd = c->cdict;
+    if (!cd) return;
+    entropy_end(c);
+    size_t const n = cd->content_size;
+    /* A slide moved the content and rebased the tables. */
+    if ((uint64_t)n + c->consumed > c->in_size) return;
+    c->held_content_key = cd->key;
+    c->held_content_frame = c->frame_no;
+    c->held_content_cap = c->in_cap;
+
+    /* Putting the cells back costs two hashes per input byte (fast and
+     * dfast) or three and a cell (rows); past a fraction of the tables'
+     * size a copy is cheaper. */
+    unsigned const s = c->p.strategy;
+    uint32_t to = fill_end(&c->ms, c->in_buf + n + c->consumed);
+    if (s == XC_ZSTRAT_FAST || s == XC_ZSTRAT_DFAST) {
+        if (c->consumed > cd->table_words) return;
+        uint32_t const from = (uint32_t)n + 1;
+        if (from < to) {
+            if (s == XC_ZSTRAT_FAST) fast_cells(&c->ms, from, to, cd->tables);
+            else dfast_cells(&c->ms, from, to, cd->tables, cd->tables + cd->ms.hash_size);
+        }
+    } else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2) {
+        if (c->consumed > cd->table_words / RESTORE_SEARCH_RATIO) return;
+        /* The finder inserted positions from where the dictionary's fill
+         * stopped up to its next_to_update, never past the last position
+         * with 8 bytes to hash. */
+        uint32_t const from = cd->ms.next_to_update;
+        if (c->ms.next_to_update < to) to = c->ms.next_to_update;
+        if (from < to) {
+            if (c->ms.row_log) restore_rows(&c->ms, from, to, &cd->ms);
+            else restore_chains(&c->ms, from, to, &cd->ms);
+        }
+    } else {
+        return;
+    }
+    c->held_tables_key = cd->key;
+    c->held_tables_frame = c->frame_no;
+    c->held_tables_at = c->tables;
+}
+
+/* Inputs up to these sizes are compressed with the dictionary's tables
+ * attached rather than copied (libzstd's cut-offs as well). */
+#define ATTACH_FAST_MAX ((size_t)8 << 10)
+#define ATTACH_DFAST_MAX ((size_t)16 << 10)
+
+/* A one-shot frame of the fast or dfast strategy with the dictionary attached
+ * (zstd_fast_dict.c): straight from src, no copy of anything but the
+ * entropy tables. */
+static size_t compress_attached(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
+                                size_t n)
+{
+    const xc_zstd_cdict *cd = c->cdict;
+    xc_zstd_cparams const p = xc_zstd_cframe_params(c, n);
+    FORWARD_IF_ERROR(xc_zstd_cframe_begin(c, &p, src, n));
+    RETURN_ERROR_IF(n > c->block_max, GENERIC); /* see the caller */
+    c->ldm_on = 0; /* as in xc_zstd_dict_frame_begin */
+    c->ms.dict = cd;
+    c->finder = cd->p.strategy == XC_ZSTRAT_FAST ? xc_zstd_fast_dict : xc_zstd_dfast_dict;
+    install_entropy(c, cd);
+    size_t const h = xc_zstd_write_frame_header(c, dst, cap, n);
+    FORWARD_IF_ERROR(h);
+    /* n <= ATTACH_FAST_MAX fits one block. */
+    size_t const b = xc_zstd_compress_block(c, dst + h, cap - h, src, n, 1);
+    FORWARD_IF_ERROR(b);
+    entropy_end(c);
+    size_t total = h + b;
+    if (c->checksum) {
+        RETURN_ERROR_IF(cap - total < XC_ZSTD_CHECKSUM_SIZE, DST_TOO_SMALL);
+        xc_write_le32(dst + total, (uint32_t)xc_xxh64(src, n, 0));
+        total += XC_ZSTD_CHECKSUM_SIZE;
+    }
+    return total;
+}
+
+/* Other one-shot frames with a dictionary go through the window buffer:
+ * one copy of the input, which small inputs do not notice, and large ones
+ * get the bounded memory of streaming. */
+size_t xc_zstd_compress_with_dict(xc_zstd_cctx *c, void *dst, size_t dst_cap, const void *src,
+                                  size_t src_size)
+{
+    FORWARD_IF_ERROR(xc_zstd_dict_prepare(c));
+    const xc_zstd_cdict *cd = c->cdict;
+    unsigned const s = cd->p.strategy;
+    if (((s == XC_ZSTRAT_FAST && cd->p.target_length == 0 && src_size <= ATTACH_FAST_MAX) ||
+         (s == XC_ZSTRAT_DFAST && src_size <= ATTACH_DFAST_MAX)) &&
+        cd->content_size >= XC_ZSTD_HASH_READ && !c->req.window_log &&
+        ((uint64_t)1 << xc_zstd_cframe_params(c, src_size).window_log) >= src_size)
+        return compress_attached(c, (uint8_t *)dst, dst_cap, (const uint8_t *)src, src_size);
+    xc_out_buffer out = {dst, dst_cap, 0};
+    xc_in_buffer in = {src, src_size, 0};
+    c->pledged = src_size;
+    c->pledged_set = 1;
+    size_t const r = xc_zstd_compress_stream(c, &out, &in, XC_ZSTD_E_END);
+    if (r != 0) {
+        xc_zstd_cctx_reset(c);
+        return xc_iserr(r) ? r : XC_ERROR(DST_TOO_SMALL);
+    }
+    return out.pos;
+}

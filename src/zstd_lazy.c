@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The searching match finders: greedy (level 5, and 4 for small sources),
+ * lazy (6..7), lazy2 (8..12) and btlazy2 (13..15) as libzstd's tables
+ * assign them to large sources, one parse over three searches.
+ *
+ * Searches.  Candidates come from rows of recent positions
+ * (zstd_search_row.h) for greedy and lazy with windows above 16 KiB, from
+ * hash chains (zstd_search_hc.h) for the same strategies with smaller
+ * windows, and from binary trees (zstd_search_bt.h) for btlazy2, as in
+ * libzstd: rows touch fewer cache lines per search, chains need smaller
+ * tables (which matters when small inputs dominate), trees find the best
+ * candidates among many more positions for the same number of compares.
+ *
+ * The parse, at depth 0 (greedy), 1 (lazy) or 2 (lazy2, btlazy2).  At each
+ * position: the repeat offset one byte ahead (cheap, and a repeat costs few
+ * bits), and the best candidate at the position itself, the longer of the
+ * two.  Greedy takes a repeat at once.  The lazy parses then look one byte
+ * further (depth 2: up to two bytes) before committing: a repeat there, or
+ * a search there, replaces the match in hand when it is worth more.  The
+ * worth of a match is about the bits it saves: 4 per byte of length, less
+ * log2 of its Offset_Value (what its offset costs to send), so a longer
+ * match far away does not beat a near one that is one byte shorter.  A
+ * candidate further on must win by a margin, since taking it leaves the
+ * bytes before it as literals: 1 for a repeat (whose offset costs next to
+ * nothing; one byte on, repeats count 3 bits per byte instead of 4, which
+ * favours the match in hand), 4 for a search one byte on, 7 two bytes on.
+ * When it wins, the look-ahead starts over from there.  Then the match is
+ * extended backwards over equal bytes (the literals before it cost more
+ * than match bytes), stored, and followed by as many repeat matches at the
+ * previous offset as there are.
+ *
+ * With no match the parse strides ahead faster the longer it has gone
+ * without one (2^8 positions per extra byte of stride).
+ *
+ * Every variant (strategy, search, min_match) is a separate function
+ * compiled from the one force-inlined body, so that the choices are
+ * constants inside the loop; each is compiled twice (see XC_ZFINDER), the
+ * second copy with the SIMD row-tag comparison (SSE2 on x64, NEON on
+ * Arm64), which finds exactly what the plain C does.
+ */
+#include "zstd_compress_internal.h"
+#include "zstd_search_bt.h"
+#include "zstd_search_hc.h"
+#include "zstd_search_row.h"
+
+/* Positions without a match after which the stride grows by one: 2^8. */
+#define LAZY_SKIP_LOG 8
+
+enum { SEARCH_HC = 0, SEARCH_ROW = 1, SEARCH_BT = 2 };
+
+XC_FORCE_INLINE size_t lazy_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                                   unsigned mls, uint32_t *offset, int kind, int simd)
+{
+    if (kind == SEARCH_ROW) return row_search(s, ip, iend, mls, offset, simd);
+    if (kind == SEARCH_BT) return bt_search(s, ip, iend, mls, offset);
+    return hc_search(s, ip, iend, mls, offset);
+}
+
+/* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
+XC_FORCE_INLINE int off_cost(uint32_t off_value) { return (int)xc_highbit32(off_value); }
+
+XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                 const uint8_t *const src, size_t const size, unsigned const mls,
+                                 int const kind, int const depth, int const simd)
+{
+    const uint8_t *const base = ms->base;
+    const uint8_t *const iend = src + size;
+    const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
+    const uint8_t *const frame_p = base + ms->start;
+    const uint8_t *anchor = src;
+    /* The first byte of the history has nothing before it to match. */
+    const uint8_t *ip = src + (src == frame_p);
+
+    xc_zcursor out = xc_zcursor_open(ss);
+    uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
+    uint32_t off0 = 0, off1 = 0;
+    {
+        uint32_t const max_rep = (uint32_t)(ip - frame_p);
+        if (r0 > max_rep) off0 = r0, r0 = 0;
+        if (r1 > max_rep) off1 = r1, r1 = 0;
+    }
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    /* After a very long match in the previous block, do not insert all of
+     * it: the last couple of hundred positions are the useful ones. */
+    {
+        uint32_t const cur = (uint32_t)(src - base);
+        if (cur > s.next + 384) s.next = cur - XC_MIN(192u, cur - s.next - 384);
+    }
+    if (kind == SEARCH_ROW)
+        row_fill_cache(&s, iend, mls);
+    else if (kind == SEARCH_BT)
+        bt_fill_cache(&s, iend, mls);
+    else
+        hc_fill_cache(&s, iend, mls);
+
+    while (ip < ilimit) {
+        const uint8_t *mstart = ip + 1;
+        size_t mlen = 0;
+        /* Offset_Value: 1 for the repeat offset r0 (always after at least
+         * one literal here, so 1 means r0), offset + 3 otherwise. */
+        uint32_t ov = 1;
+
+        if ((r0 > 0) & (xc_read32(ip + 1 - r0) == xc_read32(ip + 1))) {
+            mlen = 4 + xc_zcount(ip + 1 + 4, ip + 1 + 4 - r0, iend);
+            if (depth == 0) goto store;
+        }
+        {
+            uint32_t offset = 0;
+            size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
+            if (len > mlen) {
+                mlen = len;
+                mstart = ip;
+                ov = offset + 3;
+            }
+        }
+        if (mlen < 4) {
+            ip += ((size_t)(ip - anchor) >> LAZY_SKIP_LOG) + 1;
+            continue;
+        }
+
+        /* Look ahead (see the top for the weights). */
+        while (depth >= 1 && ip < ilimit) {
+            ip++;
+            if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
+                size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
+                if (3 * (int)len > 3 * (int)mlen - off_cost(ov) + 1) {
+                    mlen = len;
+                    ov = 1;
+                    mstart = ip;
+                }
+            }
+            {
+                uint32_t offset = 0;
+                size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
+                if (len >= 4 && 4 * (int)len - off_cost(offset + 3) >
+                                    4 * (int)mlen - off_cost(ov) + 4) {
+                    mlen = len;
+                    ov = offset + 3;
+                    mstart = ip;
+                    continue;
+                }
+            }
+            if (depth == 2 && ip < ilimit) {
+                ip++;
+                if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
+                    size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
+                    if (4 * (int)len > 4 * (int)mlen - off_cost(ov) + 1) {
+                        mlen = len;
+                        ov = 1;
+                        mstart = ip;
+                    }
+                }
+                {
+                    uint32_t offset = 0;
+                    size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
+                    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) >
+                                        4 * (int)mlen - off_cost(ov) + 7) {
+                        mlen = len;
+                        ov = offset + 3;
+                        mstart = ip;
+                        continue;
+                    }
+                }
+            }
+            break;
+        }
+
+        if (ov > 3) {
+            uint32_t const offset = ov - 3;
+            while ((mstart > anchor) & (mstart - offset > frame_p) &&
+                   mstart[-1] == mstart[-1 - (ptrdiff_t)offset]) {
+                mstart--;
+                mlen++;
+            }
+            r2 = r1;
+            r1 = r0;
+            r0 = offset;
+        }
+    store:
+        xc_zput_seq(&out, (size_t)(mstart - anchor), anchor, iend, ov, mlen);
+        ip = anchor = mstart + mlen;
+
+        /* A match right after a match at the previous offset: with no
+         * literals, Offset_Value 1 names r1 (§3.1.2.5); r0 and r1 swap. */
+        while (ip <= ilimit && ((r1 > 0) & (xc_read32(ip) == xc_read32(ip - r1)))) {
+            size_t const rlen = 4 + xc_zcount(ip + 4, ip + 4 - r1, iend);
+            uint32_t const t = r1;
+            r1 = r0;
+            r0 = t;
+            xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
+            ip += rlen;
+            anchor = ip;
+        }
+    }
+
+    xc_zsearch_close(&s, ms);
+    xc_zcursor_close(ss, out);
+    xc_zrep_restore(rep, r0, r1, r2, off0, off1);
+    return (size_t)(iend - anchor);
+}
+
+/* On Arm64 the second copy differs from the first only in the NEON tag
+ * comparison (XC_ZFINDER has a single copy there).  Like the x64 one, it
+ * runs when the match state's bmi2 flag is set, which comes from
+ * xc_kernels.zstd_bmi2: the tier policy in cpucap.c decides. */
+#if defined(XC_ARCH_ARM64)
+#  define LAZY_FINDER(name, call)                                                           \
+    static size_t name(XC_ZFINDER_ARGS)                                                     \
+    {                                                                                       \
+        int const xc_simd = 0;                                                              \
+        return call;                                                                        \
+    }                                                                                       \
+    static size_t name##_bmi2(XC_ZFINDER_ARGS)                                              \
+    {                                                                                       \
+        int const xc_simd = 1;                                                              \
+        return call;                                                                        \
+    }
+#else
+#  define LAZY_FINDER(name, call) XC_ZFINDER(name, call)
+#endif
+
+#define LAZY_MLS(name, kind, depth)                                                          \
+    LAZY_FINDER(name##_4, lazy_body(ms, ss, rep, src, size, 4, kind, depth, xc_simd))        \
+    LAZY_FINDER(name##_5, lazy_body(ms, ss, rep, src, size, 5, kind, depth, xc_simd))        \
+    LAZY_FINDER(name##_6, lazy_body(ms, ss, rep, src, size, 6, kind, depth, xc_simd))
+
+LAZY_MLS(greedy_hc, SEARCH_HC, 0)
+LAZY_MLS(greedy_row, SEARCH_ROW, 0)
+LAZY_MLS(lazy_hc, SEARCH_HC, 1)
+LAZY_MLS(lazy_row, SEARCH_ROW, 1)
+LAZY_MLS(lazy2_hc, SEARCH_HC, 2)
+LAZY_MLS(lazy2_row, SEARCH_ROW, 2)
+LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
+
+#define LAZY_TABLE(name)                                                                     \
+    {{name##_4, name##_5, name##_6}, {name##_4_bmi2, name##_5_bmi2, name##_6_bmi2}}
+
+/* [simd copy][min_match - 4] */
+typedef xc_zstd_block_fn lazy_variants[2][3];
+
+static size_t run_variant(const lazy_variants *v, XC_ZFINDER_ARGS)
+{
+    if (size < XC_ZSTD_HASH_READ + 4) return size;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    return (*v)[ms->bmi2 != 0][mls - 4](ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_greedy(XC_ZFINDER_ARGS)
+{
+    static const lazy_variants hc = LAZY_TABLE(greedy_hc), row = LAZY_TABLE(greedy_row);
+    return run_variant(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_lazy(XC_ZFINDER_ARGS)
+{
+    static const lazy_variants hc = LAZY_TABLE(lazy_hc), row = LAZY_TABLE(lazy_row);
+    return run_variant(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_lazy2(XC_ZFINDER_ARGS)
+{
+    static const lazy_variants hc = LAZY_TABLE(lazy2_hc), row = LAZY_TABLE(lazy2_row);
+    return run_variant(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_btlazy2(XC_ZFINDER_ARGS)
+{
+    static const lazy_variants bt = LAZY_TABLE(btlazy2_bt);
+    return run_variant(&bt, ms, ss, rep, src, size);
+}
+
+/* ---- filling the tables ahead of a block (dictionaries) ------------------ */
+
+/* The positions a fill inserts: from next_to_update to the last one whose
+ * 8 hashed bytes end by iend.  Returns that end, or 0 for none. */
+static uint32_t fill_end(const xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const end = (uint32_t)(iend - ms->base);
+    if (end < XC_ZSTD_HASH_READ || end - XC_ZSTD_HASH_READ + 1 <= ms->next_to_update) return 0;
+    return end - XC_ZSTD_HASH_READ + 1;
+}
+
+void xc_zstd_fill_hc(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (!stop) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    hc_fill_cache(&s, iend, mls);
+    hc_insert(&s, stop, iend, mls);
+    xc_zsearch_close(&s, ms);
+}
+
+void xc_zstd_fill_row(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (!stop) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    size_t const end = (size_t)(iend - ms->base);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    row_fill_cache(&s, iend, mls);
+    for (uint32_t idx = s.next; idx < stop; idx++)
+        row_insert_one(&s, idx, row_next_hash(&s, idx, end, mls));
+    s.next = stop;
+    xc_zsearch_close(&s, ms);
+}
+
+void xc_zstd_fill_bt(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (!stop) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    bt_fill_cache(&s, iend, mls);
+    bt_update(&s, stop, iend, mls);
+    xc_zsearch_close(&s, ms);
+}
+
+void xc_zstd_fill_search(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    switch (ms->p.strategy) {
+    case XC_ZSTRAT_GREEDY:
+    case XC_ZSTRAT_LAZY:
+    case XC_ZSTRAT_LAZY2:
+        if (ms->row_log)
+            xc_zstd_fill_row(ms, iend);
+        else
+            xc_zstd_fill_hc(ms, iend);
+        break;
+    case XC_ZSTRAT_BTLAZY2: xc_zstd_fill_bt(ms, iend); break;
+    default: break;
+    }
+}

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The searching match finders (greedy, lazy, lazy2 over hash chains and
+ * rows, btlazy2 over binary trees): both compiled copies of every variant
+ * (plain, and SIMD row tags: SSE2 on x64, NEON on Arm64) give the same
+ * frame byte for byte; streamed frames whose window buffer slides (which
+ * rebases and rotates the chain and tree tables) decode; levels 5..15 round
+ * trip on corpus files; and the fill functions make history placed before a
+ * frame (a dictionary) findable: libzstd decodes the frame with that
+ * history as its prefix, and the frame is smaller than without it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xc_test.h"
+#include "zstd_compress_internal.h"
+#include "zstd_test_util.h"
+
+static void check_decodes(const uint8_t *frame, size_t fsize, const uint8_t *want, size_t n,
+                          const char *what)
+{
+    uint8_t *out = zt_malloc(n + 1);
+    size_t r = xc_zstd_decompress(out, n + 1, frame, fsize);
+    if (xc_is_error(r) || r != n || (n && memcmp(out, want, n) != 0)) {
+        print_error("%s: our decoder gave %s (%zu of %zu bytes)\n", what,
+                    xc_is_error(r) ? xc_error_name(r) : "data", r, n);
+        fail();
+    }
+#ifdef XC_HAVE_LIBZSTD
+    memset(out, 0, n + 1);
+    r = ZSTD_decompress(out, n + 1, frame, fsize);
+    if (ZSTD_isError(r) || r != n || (n && memcmp(out, want, n) != 0)) {
+        print_error("%s: libzstd gave %s (%zu of %zu bytes)\n", what,
+                    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "data", r, n);
+        fail();
+    }
+#endif
+    free(out);
+}
+
+static uint8_t *oneshot(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t *fsize)
+{
+    size_t const cap = xc_zstd_compress_bound(n);
+    uint8_t *dst = zt_malloc(cap);
+    size_t const r = xc_zstd_compress_cctx(c, dst, cap, src, n);
+    if (xc_is_error(r)) {
+        print_error("compress of %zu bytes: %s\n", n, xc_error_name(r));
+        fail();
+    }
+    *fsize = r;
+    return dst;
+}
+
+/* Streams src in pieces of `piece` bytes with the size unknown. */
+static uint8_t *streamed(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t piece,
+                         size_t *fsize)
+{
+    size_t const cap = xc_zstd_compress_bound(n) + 1024;
+    uint8_t *dst = zt_malloc(cap);
+    xc_out_buffer out = {dst, cap, 0};
+    size_t pos = 0;
+    for (;;) {
+        size_t const len = XC_MIN(piece, n - pos);
+        xc_in_buffer in = {src + pos, len, 0};
+        xc_zstd_end_op const op = pos + len == n ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE;
+        size_t const r = xc_zstd_compress_stream(c, &out, &in, op);
+        assert_false(xc_is_error(r));
+        pos += in.pos;
+        if (op == XC_ZSTD_E_END && r == 0 && in.pos == len) break;
+    }
+    *fsize = out.pos;
+    return dst;
+}
+
+static void set(xc_zstd_cctx *c, xc_zstd_cparam p, int v)
+{
+    assert_int_equal(xc_zstd_cctx_set(c, p, v), 0);
+}
+
+/* Whether this CPU can run the second copy (x64: it is compiled for BMI2). */
+static int second_copy_runs(void)
+{
+#if defined(XC_ARCH_X64) && (defined(__GNUC__) || defined(__clang__))
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("bmi2");
+#elif defined(XC_ARCH_X64)
+    return 0;
+#else
+    return 1;
+#endif
+}
+
+/* Every variant, both copies: the same frame. */
+static void test_copies_agree(void **state)
+{
+    (void)state;
+    if (!second_copy_runs()) {
+        printf("# no BMI2: the second copies are not run\n");
+        return;
+    }
+    size_t const n = zt_scaled(400000);
+    uint8_t *src = zt_make(ZT_MIXED, n, 77);
+    /* Window 14: hash chains (greedy..lazy2) and trees; 18: rows, whose
+     * width follows the search log (16, 32, 64 cells). */
+    static const int wlogs[] = {14, 18};
+    static const int slogs[] = {2, 5, 6};
+    for (int strat = XC_ZSTRAT_GREEDY; strat <= XC_ZSTRAT_BTLAZY2; strat++)
+        for (size_t w = 0; w < XC_ARRAY_SIZE(wlogs); w++)
+            for (int mml = 4; mml <= 6; mml++) {
+                int const slog = slogs[(size_t)(strat + mml) % XC_ARRAY_SIZE(slogs)];
+                uint8_t *frames[2];
+                size_t sizes[2];
+                for (int copy = 0; copy < 2; copy++) {
+                    xc_zstd_cctx *c = xc_zstd_cctx_new();
+                    assert_non_null(c);
+                    c->bmi2 = copy;
+                    set(c, XC_ZSTD_C_LEVEL, 9);
+                    set(c, XC_ZSTD_C_STRATEGY, strat);
+                    set(c, XC_ZSTD_C_WINDOW_LOG, wlogs[w]);
+                    set(c, XC_ZSTD_C_SEARCH_LOG, slog);
+                    set(c, XC_ZSTD_C_MIN_MATCH, mml);
+                    frames[copy] = oneshot(c, src, n, &sizes[copy]);
+                    xc_zstd_cctx_free(c);
+                }
+                if (sizes[0] != sizes[1] || memcmp(frames[0], frames[1], sizes[0]) != 0) {
+                    print_error("strategy %d wlog %d mml %d slog %d: copies differ\n", strat,
+                                wlogs[w], mml, slog);
+                    fail();
+                }
+                check_decodes(frames[0], sizes[0], src, n, "copies");
+                free(frames[0]);
+                free(frames[1]);
+            }
+    free(src);
+}
+
+/* Streams larger than the window buffer slide it: indices drop, chain and
+ * tree tables rotate to match. */
+static void test_sliding(void **state)
+{
+    (void)state;
+    size_t const n = xc_test_quick() ? 2400000 : 3200000;
+    uint8_t *src = zt_make(ZT_MIXED, n, 4243);
+    /* A slide moves the data by 2 MiB here; chains and trees of more than
+     * 2^21 positions then need rotating with the indices, or the
+     * positions inside the window would be linked wrongly. */
+    static const struct {
+        int strat, wlog, slog, clog;
+    } cases[] = {
+        {XC_ZSTRAT_BTLAZY2, 15, 3, 23}, {XC_ZSTRAT_LAZY, 14, 2, 0},   {XC_ZSTRAT_GREEDY, 14, 3, 0},
+        {XC_ZSTRAT_BTLAZY2, 12, 2, 0},  {XC_ZSTRAT_LAZY2, 17, 4, 0},
+    };
+    for (size_t i = 0; i < XC_ARRAY_SIZE(cases); i++) {
+        if (xc_test_quick() && i % 2) continue;
+        xc_zstd_cctx *c = xc_zstd_cctx_new();
+        assert_non_null(c);
+        set(c, XC_ZSTD_C_LEVEL, 12);
+        set(c, XC_ZSTD_C_STRATEGY, cases[i].strat);
+        set(c, XC_ZSTD_C_WINDOW_LOG, cases[i].wlog);
+        set(c, XC_ZSTD_C_SEARCH_LOG, cases[i].slog);
+        set(c, XC_ZSTD_C_CHAIN_LOG, cases[i].clog);
+        set(c, XC_ZSTD_C_CHECKSUM, 1);
+        size_t fsize;
+        uint8_t *frame = streamed(c, src, n, 300000, &fsize);
+        check_decodes(frame, fsize, src, n, "sliding stream");
+        free(frame);
+        xc_zstd_cctx_free(c);
+    }
+    free(src);
+}
+
+/* Levels 5..15 on files of the shared corpus (when it is there) and on
+ * generated inputs, one-shot and streamed. */
+static void test_levels(void **state)
+{
+    (void)state;
+    static const int levels[] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    const char *dir = xc_test_data_dir();
+    static const char *const files[] = {"corpus/canterbury/alice29.txt", "corpus/calgary/obj2",
+                                        "corpus/artificial/aaa.txt"};
+    for (size_t f = 0; f <= XC_ARRAY_SIZE(files); f++) {
+        size_t n;
+        uint8_t *src;
+        if (f < XC_ARRAY_SIZE(files)) {
+            if (!dir) continue;
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+            src = xc_read_file(path, &n);
+            if (!src) continue;
+            if (xc_test_quick() && n > 60000) n = 60000;
+        } else {
+            n = zt_scaled(300000);
+            src = zt_make(ZT_MIXED, n, 5);
+        }
+        for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
+            if (xc_test_quick() && l % 3) continue;
+            xc_zstd_cctx *c = xc_zstd_cctx_new();
+            assert_non_null(c);
+            set(c, XC_ZSTD_C_LEVEL, levels[l]);
+            size_t fsize;
+            uint8_t *frame = oneshot(c, src, n, &fsize);
+            check_decodes(frame, fsize, src, n, "level one-shot");
+            free(frame);
+            frame = streamed(c, src, n, 50000, &fsize);
+            check_decodes(frame, fsize, src, n, "level streamed");
+            free(frame);
+            xc_zstd_cctx_free(c);
+        }
+        free(src);
+    }
+}
+
+/* A context that ran other frames (whose entries it keeps in its tables)
+ * writes the same frame as a fresh one. */
+static void test_reuse(void **state)
+{
+    (void)state;
+    size_t const n = zt_scaled(300000);
+    uint8_t *src = zt_make(ZT_MIXED, n, 31);
+    uint8_t *other = zt_make(ZT_TEXT, n, 32);
+    static const int levels[] = {5, 7, 9, 13, 15};
+    for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
+        xc_zstd_cctx *fresh = xc_zstd_cctx_new(), *used = xc_zstd_cctx_new();
+        assert_non_null(fresh);
+        assert_non_null(used);
+        size_t a, b, junk;
+        for (int k = 0; k < 3; k++) {
+            set(used, XC_ZSTD_C_LEVEL, k == 2 ? levels[l] : 15 - 4 * k);
+            free(oneshot(used, other, n >> k, &junk));
+        }
+        set(fresh, XC_ZSTD_C_LEVEL, levels[l]);
+        uint8_t *fa = oneshot(fresh, src, n, &a);
+        uint8_t *fb = oneshot(used, src, n, &b);
+        assert_int_equal(a, b);
+        assert_memory_equal(fa, fb, a);
+        free(fa);
+        free(fb);
+        xc_zstd_cctx_free(fresh);
+        xc_zstd_cctx_free(used);
+    }
+    free(src);
+    free(other);
+}
+
+#ifdef XC_HAVE_LIBZSTD
+/* Compresses buf[hist..n) as a frame whose history is buf[0..hist) (when
+ * fill is set, inserted with the fill function first). */
+static uint8_t *with_history(int strat, int wlog, const uint8_t *buf, size_t hist, size_t n,
+                             int fill, size_t *fsize)
+{
+    xc_zstd_cctx *c = xc_zstd_cctx_new();
+    assert_non_null(c);
+    set(c, XC_ZSTD_C_LEVEL, 9);
+    set(c, XC_ZSTD_C_STRATEGY, strat);
+    set(c, XC_ZSTD_C_WINDOW_LOG, wlog);
+    set(c, XC_ZSTD_C_CONTENT_SIZE, 0);
+    xc_zstd_cparams const p = xc_zstd_cframe_params(c, XC_ZSTD_SIZE_UNKNOWN);
+    assert_int_equal(xc_zstd_cframe_begin(c, &p, buf, n), 0);
+    if (fill) xc_zstd_fill_search(&c->ms, buf + hist);
+    size_t const cap = xc_zstd_compress_bound(n) + 64;
+    uint8_t *dst = zt_malloc(cap);
+    size_t pos = xc_zstd_write_frame_header(c, dst, cap, XC_ZSTD_SIZE_UNKNOWN);
+    assert_false(xc_is_error(pos));
+    for (size_t at = hist; at < n;) {
+        size_t const len = XC_MIN(c->block_max, n - at);
+        size_t const r = xc_zstd_compress_block(c, dst + pos, cap - pos, buf + at, len, at + len == n);
+        assert_false(xc_is_error(r));
+        pos += r;
+        at += len;
+    }
+    xc_zstd_cctx_free(c);
+    *fsize = pos;
+    return dst;
+}
+#endif
+
+/* History before the frame's first byte, inserted by the fill functions,
+ * is found: libzstd decodes with it as the prefix, and it pays. */
+static void test_fill(void **state)
+{
+    (void)state;
+#ifdef XC_HAVE_LIBZSTD
+    size_t const hist = zt_scaled(200000), body = zt_scaled(100000), n = hist + body;
+    uint8_t *buf = zt_make(ZT_TEXT, n, 99);
+    /* The body repeats pieces of the history, so the history pays. */
+    for (size_t i = 0; i + 1000 <= body; i += 3000) memcpy(buf + hist + i, buf + (i * 7) % hist, 1000);
+    static const struct {
+        int strat, wlog;
+    } cases[] = {
+        {XC_ZSTRAT_GREEDY, 19}, {XC_ZSTRAT_LAZY, 19}, {XC_ZSTRAT_LAZY2, 19},
+        {XC_ZSTRAT_BTLAZY2, 19}, {XC_ZSTRAT_GREEDY, 14}, {XC_ZSTRAT_LAZY2, 14},
+    };
+    uint8_t *out = zt_malloc(body + 1);
+    for (size_t i = 0; i < XC_ARRAY_SIZE(cases); i++) {
+        size_t with, without;
+        uint8_t *f1 = with_history(cases[i].strat, cases[i].wlog, buf, hist, n, 1, &with);
+        uint8_t *f0 = with_history(cases[i].strat, cases[i].wlog, buf, hist, n, 0, &without);
+        ZSTD_DCtx *d = ZSTD_createDCtx();
+        assert_non_null(d);
+        for (int k = 0; k < 2; k++) {
+            /* A window of 2^14 only reaches the history's last 16 KiB. */
+            size_t const pre = cases[i].wlog < 18 ? (size_t)1 << cases[i].wlog : hist;
+            assert_false(ZSTD_isError(ZSTD_DCtx_refPrefix(d, buf + hist - pre, pre)));
+            size_t const r = ZSTD_decompressDCtx(d, out, body + 1, k ? f1 : f0, k ? with : without);
+            if (ZSTD_isError(r) || r != body || memcmp(out, buf + hist, body) != 0) {
+                print_error("case %zu fill %d: %s\n", i, k,
+                            ZSTD_isError(r) ? ZSTD_getErrorName(r) : "wrong content");
+                fail();
+            }
+        }
+        printf("# strategy %d wlog %d: %zu bytes with the history filled, %zu without\n",
+               cases[i].strat, cases[i].wlog, with, without);
+        assert_true(with < without);
+        ZSTD_freeDCtx(d);
+        free(f0);
+        free(f1);
+    }
+    free(out);
+    free(buf);
+#else
+    printf("# no libzstd: history fill not checked\n");
+#endif
+}
+
+int main(void)
+{
+    xc_test_init();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_copies_agree),
+        cmocka_unit_test(test_sliding),
+        cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_reuse),
+        cmocka_unit_test(test_fill),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
