@@ -227,11 +227,16 @@ size_t xc_zstd_cdict_build(xc_zstd_cdict **out, const void *dict, size_t size,
     /* The tables as xc_zstd_cframe_begin() lays them out. */
     xc_ztable_layout const t = xc_zstd_table_layout(p);
     cd->table_words = t.total;
-    cd->tables = (uint32_t *)calloc(t.total, sizeof(uint32_t));
+    /* Aligned to a cache line as a context's tables are, so that a row of
+     * cells copied back after a frame (zstd_compress_dict.c) spans as few
+     * lines here as there. */
+    size_t const bytes = (t.total * sizeof(uint32_t) + 63) & ~(size_t)63;
+    cd->tables = (uint32_t *)aligned_alloc(64, bytes);
     if (!cd->tables) {
         cdict_free(cd);
         return XC_ERROR(OUT_OF_MEMORY);
     }
+    memset(cd->tables, 0, bytes);
     unsigned const row_log = xc_zstd_row_log(p);
     xc_zmatch_state *ms = &cd->ms;
     ms->base = cd->content - 1;

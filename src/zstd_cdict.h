@@ -22,12 +22,17 @@
  *     only copied again when the buffer was reallocated, slid, or used by
  *     another frame);
  *   - after a frame, the fast and dfast strategies put back the table cells
- *     the frame's positions hash to, so the tables equal the dictionary's
- *     again and the next frame copies nothing (a frame of n bytes costs n
- *     cell restores instead of a copy of the whole tables);
+ *     the frame's positions hash to, and greedy, lazy and lazy2 the rows
+ *     they hash to (these strategies always search rows with a dictionary:
+ *     see xc_zstd_cdict_build), so the tables equal the dictionary's again
+ *     and the next frame copies nothing (a frame of n bytes costs n cell
+ *     or row restores instead of a copy of the whole tables), unless the
+ *     frame was large enough that the copy costs less;
  *   - the entropy tables in force stay the dictionary's while no block
  *     replaced them, and are then not copied again.
- * The other strategies copy the tables at each frame.
+ * The tree strategies copy the tables at each frame: an insertion rewrites
+ * links of older nodes along its path, which only a comparison of the
+ * whole tree could find again.
  */
 #ifndef XC_ZSTD_CDICT_H
 #define XC_ZSTD_CDICT_H

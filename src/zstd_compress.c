@@ -57,16 +57,8 @@ xc_zstd_cparams xc_zstd_cframe_params(const xc_zstd_cctx *c, uint64_t src_size)
 {
     if (c->cdict) return xc_zstd_dict_frame_params(c, src_size);
     xc_zstd_cparams p = xc_zstd_level_params(c->level, src_size);
-    const xc_zstd_cparams *r = &c->req;
     if (c->ldm_enable == 1) p.window_log = XC_ZLDM_WINDOW_LOG;
-    if (r->window_log) p.window_log = r->window_log;
-    if (r->chain_log) p.chain_log = r->chain_log;
-    if (r->hash_log) p.hash_log = r->hash_log;
-    if (r->search_log) p.search_log = r->search_log;
-    if (r->min_match) p.min_match = r->min_match;
-    if (r->target_length) p.target_length = r->target_length;
-    if (r->strategy) p.strategy = r->strategy;
-    return xc_zstd_adapt_params(p, src_size);
+    return xc_zstd_adapt_params(xc_zstd_override_params(p, &c->req), src_size);
 }
 
 /* ---- match state ------------------------------------------------------------------ */

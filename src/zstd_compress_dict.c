@@ -17,11 +17,12 @@
  * layout: they search the dictionary's tables in place (zstd_fast_dict.c).
  *
  * What a frame costs.  The window buffer keeps the content between frames,
- * and for the fast strategies the tables are put back to the dictionary's
- * state at the end of a frame by rewriting the cells the frame's positions
- * hash to (they are the only cells the finder wrote), so a series of small
- * frames with one dictionary pays per frame only for its own bytes and the
- * entropy tables (a few KiB copied).  Whether the buffer and tables still
+ * and for the fast and searching strategies the tables are put back to the
+ * dictionary's state at the end of a frame by rewriting the cells (fast,
+ * dfast) or rows (greedy, lazy, lazy2) the frame's positions hash to: they
+ * are the only ones the finder wrote.  So a series of small frames with
+ * one dictionary pays per frame only for its own bytes and the entropy
+ * tables (a few KiB copied).  Whether the buffer and tables still
  * hold a dictionary is known from its key and the number of the frame that
  * left them so; anything else in between (a frame without the dictionary,
  * a slide of the window buffer, an error) makes the next frame copy again.
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 
 #include "zstd_cdict.h"
+#include "zstd_search_bt.h"
 
 /* ---- table fills ------------------------------------------------------------- */
 
@@ -66,59 +68,39 @@ static void dfast_cells(xc_zmatch_state *ms, uint32_t from, uint32_t to,
 }
 
 /* The searching strategies over rows (zstd_search_row.h).  A frame inserts
- * the positions [from, to) in order, each into the row its hash names: the
- * row's head moves back one cell (mod the row's size) and that cell gets
- * the position and its tag.  So a row that k of them hash to had exactly the
- * min(k, cells) cells before its starting head rewritten, whatever the
- * order.  Counting k with the heads themselves: first every touched row's
- * head goes back to the dictionary's, then each position moves its row's
- * head back one cell and restores that cell, then the heads go back again.
- * Positions the finder stepped over (inside long matches) are counted as
- * well: that restores a few cells more than were written, which hold the
- * dictionary's values anyway.  The hash is the finder's (xc_zsearch_open
- * gives its width). */
+ * positions [from, to) at most, each into the row its hash names (the
+ * finder's hash: xc_zsearch_open gives its width), writing a cell, its tag
+ * and the row's head and nothing else.  So the rows those positions hash
+ * to are copied back whole, once each: a row's head, which only ever holds
+ * a cell number below 64, is marked with bit 7 when its row has been
+ * copied, and the heads are put back in a second pass.  (Counting the
+ * insertions per row to restore only the cells written costs more: it
+ * takes a third pass and a dependent head update per position, while a row
+ * is one to four cache lines read in order.)  Positions the finder stepped
+ * over (inside long matches) cost a row copy that changes nothing. */
 static void restore_rows(xc_zmatch_state *ms, uint32_t from, uint32_t to,
                          const xc_zmatch_state *dms)
 {
     xc_zsearch s;
     xc_zsearch_open(&s, ms);
     unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    uint32_t const mask = ((uint32_t)1 << s.row_log) - 1;
+    size_t const cells = (size_t)1 << s.row_log;
     const uint8_t *const dheads = dms->row_heads;
-    const uint8_t *const dtags = dms->tag_table;
-    const uint32_t *const dcells = dms->hash_table;
     for (uint32_t p = from; p < to; p++) {
         uint32_t const row = (uint32_t)xc_zhash(s.base + p, s.hash_bits, mls) >> 8;
-        s.heads[row] = dheads[row];
-    }
-    for (uint32_t p = from; p < to; p++) {
-        uint32_t const row = (uint32_t)xc_zhash(s.base + p, s.hash_bits, mls) >> 8;
-        uint32_t const pos = (s.heads[row] - 1u) & mask;
-        size_t const cell = ((size_t)row << s.row_log) + pos;
-        s.heads[row] = (uint8_t)pos;
-        s.tags[cell] = dtags[cell];
-        s.table[cell] = dcells[cell];
+        if (s.heads[row] & 0x80) continue;
+        size_t const first = (size_t)row << s.row_log;
+        /* 16 cells and their tags at a time, in fixed-size copies the
+         * compiler expands in place (a row has 16, 32 or 64 cells). */
+        for (size_t k = 0; k < cells; k += 16) {
+            memcpy(s.table + first + k, dms->hash_table + first + k, 16 * sizeof(uint32_t));
+            memcpy(s.tags + first + k, dms->tag_table + first + k, 16);
+        }
+        s.heads[row] = 0x80;
     }
     for (uint32_t p = from; p < to; p++) {
         uint32_t const row = (uint32_t)xc_zhash(s.base + p, s.hash_bits, mls) >> 8;
         s.heads[row] = dheads[row];
-    }
-}
-
-/* Hash chains (zstd_search_hc.h): inserting a position writes the head
- * cell its hash names and its own chain slot (position mod chain size),
- * nothing else; both are put back. */
-static void restore_chains(xc_zmatch_state *ms, uint32_t from, uint32_t to,
-                           const xc_zmatch_state *dms)
-{
-    xc_zsearch s;
-    xc_zsearch_open(&s, ms);
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    uint32_t const mask = s.chain_size - 1;
-    for (uint32_t p = from; p < to; p++) {
-        size_t const h = xc_zhash(s.base + p, s.hash_bits, mls);
-        s.table[h] = dms->hash_table[h];
-        s.chain[p & mask] = dms->chain_table[p & mask];
     }
 }
 
@@ -170,6 +152,37 @@ void xc_zstd_fill_dfast(xc_zmatch_state *ms, const uint8_t *iend)
     if (ms->next_to_update < end) ms->next_to_update = end;
 }
 
+/* btlazy2: every position sorted into its bucket's tree, as the finder
+ * inserts the position it searches.  The finder's own fill (bt_update)
+ * only pushes positions onto their buckets' chains, to be sorted by the
+ * first search that reaches them: for a dictionary, whose tables every
+ * frame starts from afresh, that sorting would be redone by every frame
+ * (and, past 2^search_log positions in a bucket, the older ones would drop
+ * out of the tree each time). */
+static void fill_bt_sorted(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (stop <= ms->next_to_update) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    uint32_t const mask = (s.chain_size >> 1) - 1;
+    for (uint32_t idx = s.next; idx < stop; idx++) {
+        uint32_t const h = (uint32_t)xc_zhash(s.base + idx, s.hash_bits, mls);
+        /* As in bt_update: the first index of the history is never a node
+         * (its index is the mark of unsorted nodes). */
+        if (idx <= s.start) continue;
+        uint32_t const bt_low = idx > mask ? idx - mask : 0;
+        uint32_t const low = idx - s.start > s.window ? idx - s.window : s.start;
+        uint32_t const root = s.table[h];
+        uint32_t unused_off, unused_end = 0;
+        s.table[h] = idx;
+        bt_walk(&s, idx, root, iend, s.attempts, low, bt_low, 0, &unused_off, &unused_end);
+    }
+    s.next = stop;
+    xc_zsearch_close(&s, ms);
+}
+
 xc_zstd_fill_fn xc_zstd_fill_fn_for(unsigned strategy)
 {
     switch (strategy) {
@@ -177,8 +190,8 @@ xc_zstd_fill_fn xc_zstd_fill_fn_for(unsigned strategy)
     case XC_ZSTRAT_DFAST: return xc_zstd_fill_dfast;
     case XC_ZSTRAT_GREEDY:
     case XC_ZSTRAT_LAZY:
-    case XC_ZSTRAT_LAZY2:
-    case XC_ZSTRAT_BTLAZY2: return xc_zstd_fill_search;
+    case XC_ZSTRAT_LAZY2: return xc_zstd_fill_search;
+    case XC_ZSTRAT_BTLAZY2: return fill_bt_sorted;
     case XC_ZSTRAT_BTOPT:
     case XC_ZSTRAT_BTULTRA:
     case XC_ZSTRAT_BTULTRA2: return xc_zstd_fill_bt_opt;
@@ -192,16 +205,8 @@ xc_zstd_fill_fn xc_zstd_fill_fn_for(unsigned strategy)
  * for the dictionary, with the context's explicit settings on top. */
 static xc_zstd_cparams own_params(const xc_zstd_cctx *c, size_t size)
 {
-    xc_zstd_cparams p = xc_zstd_cdict_params(c->level, size);
-    const xc_zstd_cparams *r = &c->req;
-    if (r->window_log) p.window_log = r->window_log;
-    if (r->chain_log) p.chain_log = r->chain_log;
-    if (r->hash_log) p.hash_log = r->hash_log;
-    if (r->search_log) p.search_log = r->search_log;
-    if (r->min_match) p.min_match = r->min_match;
-    if (r->target_length) p.target_length = r->target_length;
-    if (r->strategy) p.strategy = r->strategy;
-    return xc_zstd_adapt_params(p, (uint64_t)size + 513);
+    xc_zstd_cparams const p = xc_zstd_cdict_params(c->level, size);
+    return xc_zstd_adapt_params(xc_zstd_override_params(p, &c->req), (uint64_t)size + 513);
 }
 
 size_t xc_zstd_cctx_load_dictionary(xc_zstd_cctx *c, const void *dict, size_t size)
@@ -413,8 +418,9 @@ void xc_zstd_dict_frame_end(xc_zstd_cctx *c)
     c->held_content_cap = c->in_cap;
 
     /* Putting the cells back costs two hashes per input byte (fast and
-     * dfast) or three and a cell (rows); past a fraction of the tables'
-     * size a copy is cheaper. */
+     * dfast), or two hashes and up to a row (rows); past the tables' size,
+     * or a sixteenth of it for rows, a copy is cheaper.  The tree of
+     * btlazy2 is copied (see zstd_cdict.h). */
     unsigned const s = c->p.strategy;
     uint32_t to = fill_end(&c->ms, c->in_buf + n + c->consumed);
     if (s == XC_ZSTRAT_FAST || s == XC_ZSTRAT_DFAST) {
@@ -424,17 +430,15 @@ void xc_zstd_dict_frame_end(xc_zstd_cctx *c)
             if (s == XC_ZSTRAT_FAST) fast_cells(&c->ms, from, to, cd->tables);
             else dfast_cells(&c->ms, from, to, cd->tables, cd->tables + cd->ms.hash_size);
         }
-    } else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2) {
+    } else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2 && c->ms.row_log) {
+        /* (Hash chains, which xc_zstd_cdict_build rules out, would be copied.) */
         if (c->consumed > cd->table_words / RESTORE_SEARCH_RATIO) return;
         /* The finder inserted positions from where the dictionary's fill
          * stopped up to its next_to_update, never past the last position
          * with 8 bytes to hash. */
         uint32_t const from = cd->ms.next_to_update;
         if (c->ms.next_to_update < to) to = c->ms.next_to_update;
-        if (from < to) {
-            if (c->ms.row_log) restore_rows(&c->ms, from, to, &cd->ms);
-            else restore_chains(&c->ms, from, to, &cd->ms);
-        }
+        if (from < to) restore_rows(&c->ms, from, to, &cd->ms);
     } else {
         return;
     }

@@ -93,6 +93,21 @@ XC_HIDDEN xc_zstd_cparams xc_zstd_level_params(int level, uint64_t src_size);
  * one below it.  Unknown sizes leave the parameters as they are. */
 XC_HIDDEN xc_zstd_cparams xc_zstd_adapt_params(xc_zstd_cparams p, uint64_t src_size);
 
+/* p with every parameter the caller set explicitly in req (those not 0)
+ * in place of its own: a context's settings on top of a level's. */
+static inline xc_zstd_cparams xc_zstd_override_params(xc_zstd_cparams p,
+                                                      const xc_zstd_cparams *req)
+{
+    if (req->window_log) p.window_log = req->window_log;
+    if (req->chain_log) p.chain_log = req->chain_log;
+    if (req->hash_log) p.hash_log = req->hash_log;
+    if (req->search_log) p.search_log = req->search_log;
+    if (req->min_match) p.min_match = req->min_match;
+    if (req->target_length) p.target_length = req->target_length;
+    if (req->strategy) p.strategy = req->strategy;
+    return p;
+}
+
 /* ---- sequences --------------------------------------------------------------- */
 
 typedef struct {

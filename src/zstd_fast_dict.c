@@ -64,6 +64,24 @@ static inline size_t count2(const segs *s, const uint8_t *ip, const uint8_t *m,
     return n + xc_zcount(ip + n, s->prefix, iend);
 }
 
+/* The segments a block ending at iend sees, whose window starts at frame
+ * index `low`: the block's last byte reaches back one window, and the
+ * dictionary ends where the frame starts.  Returns the lowest dictionary
+ * table cell in the window (cells hold 1 + the content offset; 0 is
+ * empty). */
+XC_FORCE_INLINE uint32_t segs_open(segs *s, const xc_zmatch_state *ms, const uint8_t *iend,
+                                   uint32_t low)
+{
+    const xc_zstd_cdict *const cd = ms->dict;
+    s->prefix = ms->base + ms->start;
+    s->low_p = ms->base + low;
+    s->dend = cd->content + cd->content_size;
+    uint64_t const w = (uint64_t)1 << ms->p.window_log;
+    uint64_t const reach = (uint64_t)(iend - s->prefix) + cd->content_size;
+    s->dlow = low > ms->start ? s->dend : reach > w ? cd->content + (reach - w) : cd->content;
+    return (uint32_t)(s->dlow - cd->content) + 1;
+}
+
 XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                       const uint8_t *const src, size_t const size,
                                       unsigned const mls)
@@ -77,16 +95,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
     const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
     uint32_t const low = xc_zwindow_low(ms, (uint32_t)(iend - base));
     segs s;
-    s.prefix = base + ms->start;
-    s.low_p = base + low;
-    s.dend = cd->content + cd->content_size;
-    /* The block's last byte reaches back one window; the dictionary ends
-     * where the frame starts. */
-    uint64_t const w = (uint64_t)1 << ms->p.window_log;
-    uint64_t const reach = (uint64_t)(iend - s.prefix) + cd->content_size;
-    s.dlow = low > ms->start ? s.dend : reach > w ? cd->content + (reach - w) : cd->content;
-    /* Table cells hold 1 + the content offset; 0 is empty. */
-    uint32_t const dlow_idx = (uint32_t)(s.dlow - cd->content) + 1;
+    uint32_t const dlow_idx = segs_open(&s, ms, iend, low);
 
     const uint8_t *ip = src;
     const uint8_t *anchor = src;
@@ -196,13 +205,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
     const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
     uint32_t const low = xc_zwindow_low(ms, (uint32_t)(iend - base));
     segs s;
-    s.prefix = base + ms->start;
-    s.low_p = base + low;
-    s.dend = cd->content + cd->content_size;
-    uint64_t const w = (uint64_t)1 << ms->p.window_log;
-    uint64_t const reach = (uint64_t)(iend - s.prefix) + cd->content_size;
-    s.dlow = low > ms->start ? s.dend : reach > w ? cd->content + (reach - w) : cd->content;
-    uint32_t const dlow_idx = (uint32_t)(s.dlow - cd->content) + 1;
+    uint32_t const dlow_idx = segs_open(&s, ms, iend, low);
 
     const uint8_t *ip = src;
     const uint8_t *anchor = src;

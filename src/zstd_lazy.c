@@ -60,6 +60,33 @@ XC_FORCE_INLINE size_t lazy_search(xc_zsearch *s, const uint8_t *ip, const uint8
 /* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
 XC_FORCE_INLINE int off_cost(uint32_t off_value) { return (int)xc_highbit32(off_value); }
 
+/* One step of the look-ahead at ip: a repeat at r0, weighed at rep_weight
+ * bits per byte, then a search, which must win by `margin` (see the top).
+ * The winner replaces the match in hand (*mlen, *ov, *mstart).  Returns 1
+ * when the search won: the look-ahead then starts over from ip. */
+XC_FORCE_INLINE int lazy_step(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                              unsigned mls, int kind, int simd, uint32_t r0, int rep_weight,
+                              int margin, size_t *mlen, uint32_t *ov, const uint8_t **mstart)
+{
+    if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
+        size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
+        if (rep_weight * (int)len > rep_weight * (int)*mlen - off_cost(*ov) + 1) {
+            *mlen = len;
+            *ov = 1;
+            *mstart = ip;
+        }
+    }
+    uint32_t offset = 0;
+    size_t const len = lazy_search(s, ip, iend, mls, &offset, kind, simd);
+    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) > 4 * (int)*mlen - off_cost(*ov) + margin) {
+        *mlen = len;
+        *ov = offset + 3;
+        *mstart = ip;
+        return 1;
+    }
+    return 0;
+}
+
 XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                  const uint8_t *const src, size_t const size, unsigned const mls,
                                  int const kind, int const depth, int const simd)
@@ -123,46 +150,11 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
         /* Look ahead (see the top for the weights). */
         while (depth >= 1 && ip < ilimit) {
             ip++;
-            if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
-                size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
-                if (3 * (int)len > 3 * (int)mlen - off_cost(ov) + 1) {
-                    mlen = len;
-                    ov = 1;
-                    mstart = ip;
-                }
-            }
-            {
-                uint32_t offset = 0;
-                size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
-                if (len >= 4 && 4 * (int)len - off_cost(offset + 3) >
-                                    4 * (int)mlen - off_cost(ov) + 4) {
-                    mlen = len;
-                    ov = offset + 3;
-                    mstart = ip;
-                    continue;
-                }
-            }
+            if (lazy_step(&s, ip, iend, mls, kind, simd, r0, 3, 4, &mlen, &ov, &mstart)) continue;
             if (depth == 2 && ip < ilimit) {
                 ip++;
-                if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
-                    size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
-                    if (4 * (int)len > 4 * (int)mlen - off_cost(ov) + 1) {
-                        mlen = len;
-                        ov = 1;
-                        mstart = ip;
-                    }
-                }
-                {
-                    uint32_t offset = 0;
-                    size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
-                    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) >
-                                        4 * (int)mlen - off_cost(ov) + 7) {
-                        mlen = len;
-                        ov = offset + 3;
-                        mstart = ip;
-                        continue;
-                    }
-                }
+                if (lazy_step(&s, ip, iend, mls, kind, simd, r0, 4, 7, &mlen, &ov, &mstart))
+                    continue;
             }
             break;
         }

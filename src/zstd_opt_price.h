@@ -83,6 +83,11 @@ struct xc_zopt_s {
     uint32_t ll_price[XC_ZOPT_LL_MAX + 1];
     uint32_t ml_price[XC_ZOPT_ML_MAX + 1];
     uint32_t of_price[XC_ZOPT_OF_MAX + 1];
+    /* The codes counted since the per-code prices were last computed, one
+     * bit each: a window of a small or poorly matching input emits one or
+     * two sequences, and rebuilding all 124 prices after every window
+     * would cost more than the parse itself. */
+    uint64_t ll_dirty, ml_dirty, of_dirty;
     int predef;       /* tiny first block: fixed prices */
     int frac;         /* fractional-bit prices (btultra, btultra2) */
     int fresh;        /* no block parsed yet in this frame */
@@ -198,15 +203,23 @@ XC_FORCE_INLINE void xc_zopt_stats_add(struct xc_zopt_s *o, const uint8_t *lits,
      * other symbols, and their statistics should follow the data. */
     for (uint32_t i = 0; i < ll; i++) o->lit_freq[lits[i]] += 2;
     o->lit_sum += 2 * ll;
-    o->ll_freq[xc_zopt_ll_code(ll)]++;
+    unsigned const llc = xc_zopt_ll_code(ll);
+    unsigned const ofc = xc_highbit32(off_value);
+    unsigned const mlc = xc_zopt_ml_code(mlen - 3);
+    o->ll_freq[llc]++;
     o->ll_sum++;
-    o->of_freq[xc_highbit32(off_value)]++;
+    o->ll_dirty |= (uint64_t)1 << llc;
+    o->of_freq[ofc]++;
     o->of_sum++;
-    o->ml_freq[xc_zopt_ml_code(mlen - 3)]++;
+    o->of_dirty |= (uint64_t)1 << ofc;
+    o->ml_freq[mlc]++;
     o->ml_sum++;
+    o->ml_dirty |= (uint64_t)1 << mlc;
 }
 
-/* Recomputes the prices of the sums after the statistics changed. */
+/* Recomputes the prices after the statistics changed: those of the sums,
+ * and of the codes either counted since the last call or whose sum's price
+ * moved; the result is what a full rebuild would give. */
 XC_HIDDEN void xc_zopt_set_base_prices(struct xc_zopt_s *o);
 
 #endif /* XC_ZSTD_OPT_PRICE_H */

@@ -79,6 +79,62 @@ XC_FORCE_INLINE uint32_t bt_low_for(const xc_zbt *s, uint32_t cur)
     return cur - s->start > s->window ? cur - s->window : s->start;
 }
 
+/* One step of an insertion's walk (see the top): links node *m, which
+ * shares len bytes with the new position and is smaller than it when
+ * `is_smaller`, on that side (*smaller or *larger: where the side's next
+ * node goes; *common_*: the bytes every node on it shares with the new
+ * position), and moves *m to the node's child towards the new position.
+ * Returns 0 when the walk must stop there (the node's cells are reused
+ * below reused_below): that side then links into *dummy.  (Pointers to
+ * the caller's locals rather than a struct of them: gcc keeps the walk's
+ * code as tight as when it was written out twice.) */
+XC_FORCE_INLINE int bt_link(uint32_t **smaller, uint32_t **larger, size_t *common_smaller,
+                            size_t *common_larger, uint32_t *cells, uint32_t *m, size_t len,
+                            int is_smaller, uint32_t reused_below, uint32_t *dummy)
+{
+    if (is_smaller) {
+        **smaller = *m;
+        *common_smaller = len;
+        if (*m <= reused_below) {
+            *smaller = dummy;
+            return 0;
+        }
+        *smaller = cells + 1;
+        *m = cells[1];
+    } else {
+        **larger = *m;
+        *common_larger = len;
+        if (*m <= reused_below) {
+            *larger = dummy;
+            return 0;
+        }
+        *larger = cells;
+        *m = cells[0];
+    }
+    return 1;
+}
+
+/* xc_zcount() two words a round.  In repetitive input a tree walk compares
+ * matches thousands of bytes long (up to the block's end), and there the
+ * loop's exit branch, not the loads, sets the pace; for short matches the
+ * second load is wasted but costs little. */
+XC_FORCE_INLINE size_t bt_count(const uint8_t *ip, const uint8_t *match, const uint8_t *iend)
+{
+    const uint8_t *const start = ip;
+    while (XC_LIKELY(ip + 16 <= iend)) {
+        uint64_t const d0 = xc_read64(ip) ^ xc_read64(match);
+        uint64_t const d1 = xc_read64(ip + 8) ^ xc_read64(match + 8);
+        if (d0 | d1) {
+            uint64_t const d = d0 ? d0 : d1;
+            unsigned const bits = XC_BIG_ENDIAN ? xc_clz64(d) : xc_ctz64(d);
+            return (size_t)(ip - start) + (d0 ? 0u : 8u) + (bits >> 3);
+        }
+        ip += 16;
+        match += 16;
+    }
+    return (size_t)(ip - start) + xc_zcount(ip, match, iend);
+}
+
 /* Inserts position cur (cur + 8 <= iend) into its tree.  Returns how far
  * the next insertion may skip: 1, or more inside a long repetition. */
 XC_FORCE_INLINE uint32_t bt_insert_one(xc_zbt *s, uint32_t cur, const uint8_t *iend, unsigned mls)
@@ -102,31 +158,15 @@ XC_FORCE_INLINE uint32_t bt_insert_one(xc_zbt *s, uint32_t cur, const uint8_t *i
     for (uint32_t n = s->compares; n && m >= low; n--) {
         uint32_t *const cells = bt + 2 * (m & mask);
         size_t len = XC_MIN(common_smaller, common_larger);
-        len += xc_zcount(ip + len, base + m + len, iend);
+        len += bt_count(ip + len, base + m + len, iend);
         if (len > best) {
             best = len;
             if (len > match_end - m) match_end = m + (uint32_t)len;
         }
         if (ip + len == iend) break;
-        if (base[m + len] < ip[len]) {
-            *smaller = m;
-            common_smaller = len;
-            if (m <= reused_below) {
-                smaller = &dummy;
-                break;
-            }
-            smaller = cells + 1;
-            m = cells[1];
-        } else {
-            *larger = m;
-            common_larger = len;
-            if (m <= reused_below) {
-                larger = &dummy;
-                break;
-            }
-            larger = cells;
-            m = cells[0];
-        }
+        if (!bt_link(&smaller, &larger, &common_smaller, &common_larger, cells, &m, len,
+                     base[m + len] < ip[len], reused_below, &dummy))
+            break;
     }
     *smaller = *larger = 0;
     /* After a match of hundreds of bytes, skip most of its positions:
@@ -239,7 +279,7 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
         uint32_t *const cells = bt + 2 * (m & mask);
         const uint8_t *const match = base + m;
         size_t len = XC_MIN(common_smaller, common_larger);
-        len += xc_zcount(ip + len, match + len, iend);
+        len += bt_count(ip + len, match + len, iend);
         if (len > best) {
             if (len > match_end - m) match_end = m + (uint32_t)len;
             best = len;
@@ -250,25 +290,9 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
              * stop here, dropping the rest of the tree below. */
             if (len > XC_ZOPT_NUM || ip + len == iend) break;
         }
-        if (match[len] < ip[len]) {
-            *smaller = m;
-            common_smaller = len;
-            if (m <= reused_below) {
-                smaller = &dummy;
-                break;
-            }
-            smaller = cells + 1;
-            m = cells[1];
-        } else {
-            *larger = m;
-            common_larger = len;
-            if (m <= reused_below) {
-                larger = &dummy;
-                break;
-            }
-            larger = cells;
-            m = cells[0];
-        }
+        if (!bt_link(&smaller, &larger, &common_smaller, &common_larger, cells, &m, len,
+                     match[len] < ip[len], reused_below, &dummy))
+            break;
     }
     *smaller = *larger = 0;
     s->next = match_end - 8;

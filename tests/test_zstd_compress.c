@@ -14,92 +14,10 @@
 #include <string.h>
 
 #include "xc_test.h"
-#include "zstd_test_util.h"
+#include "zstd_enc_test_util.h"
 #include "zstd_xxhash.h"
 
 #define ERR(name) ((size_t)0 - (size_t)XC_ERROR_##name)
-
-/* ---- helpers -------------------------------------------------------------- */
-
-/* Decodes a frame with every decoder available and checks the content. */
-static void check_decodes(const uint8_t *frame, size_t fsize, const uint8_t *want, size_t n,
-                          const char *what)
-{
-    uint8_t *out = zt_malloc(n + 1);
-    size_t r = xc_zstd_decompress(out, n + 1, frame, fsize);
-    if (xc_is_error(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: our decoder gave %s (%zu of %zu bytes)\n", what,
-                    xc_is_error(r) ? xc_error_name(r) : "data", r, n);
-        fail();
-    }
-#ifdef XC_HAVE_LIBZSTD
-    memset(out, 0, n + 1);
-    r = ZSTD_decompress(out, n + 1, frame, fsize);
-    if (ZSTD_isError(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: libzstd gave %s (%zu of %zu bytes)\n", what,
-                    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "data", r, n);
-        fail();
-    }
-#endif
-    free(out);
-}
-
-static xc_zstd_cctx *new_cctx(int level)
-{
-    xc_zstd_cctx *c = xc_zstd_cctx_new();
-    assert_non_null(c);
-    assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level), 0);
-    return c;
-}
-
-/* Compresses one-shot into a buffer of exactly the bound; returns it. */
-static uint8_t *compress_oneshot(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t *fsize)
-{
-    size_t cap = xc_zstd_compress_bound(n);
-    assert_false(xc_is_error(cap));
-    uint8_t *dst = zt_malloc(cap);
-    size_t r = xc_zstd_compress_cctx(c, dst, cap, src, n);
-    if (xc_is_error(r)) {
-        print_error("compress of %zu bytes: %s\n", n, xc_error_name(r));
-        fail();
-    }
-    *fsize = r;
-    return dst;
-}
-
-/* Streams src through the context in random input and output pieces, with
- * a random flush now and then, and ends the frame.  Returns the frame. */
-static uint8_t *compress_stream(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t max_in,
-                                size_t max_out, int flushes, size_t *fsize)
-{
-    /* Each flush may close a small block: 3 bytes of header per flush. */
-    size_t cap = 2 * xc_zstd_compress_bound(n) + 1024;
-    uint8_t *dst = zt_malloc(cap);
-    xc_in_buffer in = {src, 0, 0};
-    xc_out_buffer out = {dst, 0, 0};
-    unsigned guard = 0;
-    for (;;) {
-        in.size = in.pos + zt_chunk(max_in, n - in.pos);
-        out.size = out.pos + zt_chunk(max_out, cap - out.pos);
-        xc_zstd_end_op op = XC_ZSTD_E_CONTINUE;
-        if (in.size == n) op = XC_ZSTD_E_END;
-        else if (flushes && xc_rand_below(8) == 0) op = XC_ZSTD_E_FLUSH;
-        size_t before = in.pos + out.pos;
-        size_t r = xc_zstd_compress_stream(c, &out, &in, op);
-        if (xc_is_error(r)) {
-            print_error("stream of %zu bytes: %s\n", n, xc_error_name(r));
-            fail();
-        }
-        assert_true(in.pos <= in.size && out.pos <= out.size);
-        if (op == XC_ZSTD_E_END && r == 0 && in.pos == n) break;
-        if (in.pos + out.pos == before && ++guard > 100) {
-            print_error("stream of %zu bytes stalls at in %zu, out %zu\n", n, in.pos, out.pos);
-            fail();
-        }
-    }
-    *fsize = out.pos;
-    return dst;
-}
 
 #define XC_EXPECTED_FRAMES_DIGEST 0x71d6574d295a7e20ull
 
@@ -114,7 +32,7 @@ static void test_levels_oneshot(void **state)
     (void)state;
     int quick = xc_test_quick();
     for (int level = xc_zstd_min_level(); level <= xc_zstd_max_level(); level++) {
-        xc_zstd_cctx *c = new_cctx(level);
+        xc_zstd_cctx *c = zt_new_cctx(level);
         for (int k = 0; k < ZT_KINDS; k++) {
             for (size_t si = 0; si < XC_ARRAY_SIZE(sizes); si++) {
                 size_t n = sizes[si];
@@ -124,10 +42,10 @@ static void test_levels_oneshot(void **state)
                 if (level >= 17 && n > 40000 && k != ZT_MIXED) continue;
                 uint8_t *src = zt_make((enum zt_kind)k, n, 1000 + (uint64_t)k * 7 + si);
                 size_t fsize;
-                uint8_t *frame = compress_oneshot(c, src, n, &fsize);
+                uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
                 char what[96];
                 snprintf(what, sizeof what, "level %d, %s, %zu bytes", level, zt_kind_names[k], n);
-                check_decodes(frame, fsize, src, n, what);
+                zt_check_decodes(frame, fsize, src, n, what);
                 /* The header records the size by default. */
                 assert_int_equal(xc_zstd_frame_content_size(frame, fsize), n);
                 free(frame);
@@ -144,7 +62,7 @@ static void test_levels_stream(void **state)
     int quick = xc_test_quick();
     static const size_t pieces[] = {1, 13, 1000, 70000, 0};
     for (int level = xc_zstd_min_level(); level <= xc_zstd_max_level(); level++) {
-        xc_zstd_cctx *c = new_cctx(level);
+        xc_zstd_cctx *c = zt_new_cctx(level);
         for (int k = 0; k < ZT_KINDS; k++) {
             size_t n = quick ? 20000 + xc_rand_below(20000) : 50000 + xc_rand_below(300000);
             if (level >= 17 && n > 120000) n = 120000;
@@ -153,11 +71,11 @@ static void test_levels_stream(void **state)
             if (max_in == 1 && n > 30000) max_in = 13;
             if (max_out == 1 && n > 30000) max_out = 13;
             size_t fsize;
-            uint8_t *frame = compress_stream(c, src, n, max_in, max_out, 1, &fsize);
+            uint8_t *frame = zt_compress_stream(c, src, n, max_in, max_out, 1, &fsize);
             char what[128];
             snprintf(what, sizeof what, "stream level %d, %s, %zu bytes, in<=%zu out<=%zu", level,
                      zt_kind_names[k], n, max_in, max_out);
-            check_decodes(frame, fsize, src, n, what);
+            zt_check_decodes(frame, fsize, src, n, what);
             free(frame);
             free(src);
         }
@@ -175,16 +93,16 @@ static void test_stream_sliding(void **state)
     static const int wlogs[] = {10, 11, 14, 17, 0};
     static const int levels[] = {-3, 1, 2, 3, 4};
     for (size_t i = 0; i < XC_ARRAY_SIZE(wlogs); i++) {
-        xc_zstd_cctx *c = new_cctx(levels[i]);
+        xc_zstd_cctx *c = zt_new_cctx(levels[i]);
         assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_WINDOW_LOG, wlogs[i]), 0);
         assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_CHECKSUM, 1), 0);
         size_t fsize;
-        uint8_t *frame = compress_stream(c, src, n, 100000, 0, 1, &fsize);
-        check_decodes(frame, fsize, src, n, "sliding stream");
+        uint8_t *frame = zt_compress_stream(c, src, n, 100000, 0, 1, &fsize);
+        zt_check_decodes(frame, fsize, src, n, "sliding stream");
         free(frame);
         /* One-shot with the same small window: matches stay in it. */
-        frame = compress_oneshot(c, src, n, &fsize);
-        check_decodes(frame, fsize, src, n, "small window one-shot");
+        frame = zt_compress_oneshot(c, src, n, &fsize);
+        zt_check_decodes(frame, fsize, src, n, "small window one-shot");
         free(frame);
         xc_zstd_cctx_free(c);
     }
@@ -215,10 +133,10 @@ static void test_corpus(void **state)
         if (!src) continue;
         if (xc_test_quick() && n > 200000) n = 200000;
         for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
-            xc_zstd_cctx *c = new_cctx(levels[l]);
+            xc_zstd_cctx *c = zt_new_cctx(levels[l]);
             size_t fsize;
-            uint8_t *frame = compress_oneshot(c, src, n, &fsize);
-            check_decodes(frame, fsize, src, n, files[f]);
+            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
+            zt_check_decodes(frame, fsize, src, n, files[f]);
             free(frame);
             xc_zstd_cctx_free(c);
         }
@@ -235,12 +153,12 @@ static void test_checksum_and_size_flags(void **state)
     uint8_t *src = zt_make(ZT_TEXT, n, 5);
     for (int checksum = 0; checksum <= 1; checksum++) {
         for (int csize = 0; csize <= 1; csize++) {
-            xc_zstd_cctx *c = new_cctx(3);
+            xc_zstd_cctx *c = zt_new_cctx(3);
             assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_CHECKSUM, checksum), 0);
             assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_CONTENT_SIZE, csize), 0);
             size_t fsize;
-            uint8_t *frame = compress_oneshot(c, src, n, &fsize);
-            check_decodes(frame, fsize, src, n, "flags");
+            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
+            zt_check_decodes(frame, fsize, src, n, "flags");
             assert_int_equal(xc_zstd_frame_content_size(frame, fsize),
                              csize ? n : XC_ZSTD_CONTENTSIZE_UNKNOWN);
             /* Content_Checksum_Flag is bit 2 of the descriptor. */
@@ -260,8 +178,8 @@ static void test_checksum_and_size_flags(void **state)
 #endif
             /* Streaming without a pledge: the size stays unknown. */
             free(frame);
-            frame = compress_stream(c, src, n, 7000, 0, 0, &fsize);
-            check_decodes(frame, fsize, src, n, "flags, streamed");
+            frame = zt_compress_stream(c, src, n, 7000, 0, 0, &fsize);
+            zt_check_decodes(frame, fsize, src, n, "flags, streamed");
             assert_int_equal(xc_zstd_frame_content_size(frame, fsize),
                              XC_ZSTD_CONTENTSIZE_UNKNOWN);
             free(frame);
@@ -276,17 +194,17 @@ static void test_pledged_size(void **state)
     (void)state;
     size_t n = 50000;
     uint8_t *src = zt_make(ZT_SOURCE, n, 9);
-    xc_zstd_cctx *c = new_cctx(1);
+    xc_zstd_cctx *c = zt_new_cctx(1);
     size_t fsize;
 
     /* Exact: the header records it. */
     assert_int_equal(xc_zstd_cctx_set_pledged_size(c, n), 0);
-    uint8_t *frame = compress_stream(c, src, n, 3000, 0, 1, &fsize);
-    check_decodes(frame, fsize, src, n, "pledged");
+    uint8_t *frame = zt_compress_stream(c, src, n, 3000, 0, 1, &fsize);
+    zt_check_decodes(frame, fsize, src, n, "pledged");
     assert_int_equal(xc_zstd_frame_content_size(frame, fsize), n);
     free(frame);
     /* The pledge applied to one frame only. */
-    frame = compress_stream(c, src, n, 3000, 0, 0, &fsize);
+    frame = zt_compress_stream(c, src, n, 3000, 0, 0, &fsize);
     assert_int_equal(xc_zstd_frame_content_size(frame, fsize), XC_ZSTD_CONTENTSIZE_UNKNOWN);
     free(frame);
 
@@ -316,12 +234,12 @@ static void test_pledged_size(void **state)
     in.size = in.pos = 0;
     out.pos = 0;
     assert_int_equal(xc_zstd_compress_stream(c, &out, &in, XC_ZSTD_E_END), 0);
-    check_decodes(dst, out.pos, src, 0, "empty pledged");
+    zt_check_decodes(dst, out.pos, src, 0, "empty pledged");
     assert_int_equal(xc_zstd_frame_content_size(dst, out.pos), 0);
 
     /* After all that, the context works as new. */
-    frame = compress_oneshot(c, src, n, &fsize);
-    check_decodes(frame, fsize, src, n, "after errors");
+    frame = zt_compress_oneshot(c, src, n, &fsize);
+    zt_check_decodes(frame, fsize, src, n, "after errors");
     free(frame);
     free(dst);
     xc_zstd_cctx_free(c);
@@ -343,12 +261,12 @@ static void test_bound_incompressible(void **state)
             uint8_t *dst = xc_guard_alloc(bound);
             assert_non_null(dst);
             for (int ck = 0; ck <= 1; ck++) {
-                xc_zstd_cctx *c = new_cctx(levels[l]);
+                xc_zstd_cctx *c = zt_new_cctx(levels[l]);
                 assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_CHECKSUM, ck), 0);
                 size_t r = xc_zstd_compress_cctx(c, dst, bound, src, n);
                 assert_false(xc_is_error(r));
                 assert_true(r <= bound);
-                check_decodes(dst, r, src, n, "incompressible");
+                zt_check_decodes(dst, r, src, n, "incompressible");
                 xc_zstd_cctx_free(c);
             }
             xc_guard_free(dst);
@@ -371,10 +289,10 @@ static void test_dst_too_small(void **state)
             size_t n = ns[i];
             uint8_t *src = zt_make((enum zt_kind)k, n, 500 + i);
             int level = (int)xc_rand_below(12) - 7;
-            xc_zstd_cctx *c = new_cctx(level);
+            xc_zstd_cctx *c = zt_new_cctx(level);
             assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_CHECKSUM, (int)(i & 1)), 0);
             size_t fsize;
-            uint8_t *frame = compress_oneshot(c, src, n, &fsize);
+            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
             uint8_t *exact = xc_guard_alloc(fsize);
             assert_int_equal(xc_zstd_compress_cctx(c, exact, fsize, src, n), fsize);
             assert_memory_equal(exact, frame, fsize);
@@ -394,7 +312,7 @@ static void test_dst_too_small(void **state)
             free(plain);
             /* And the context still works. */
             size_t again;
-            uint8_t *frame2 = compress_oneshot(c, src, n, &again);
+            uint8_t *frame2 = zt_compress_oneshot(c, src, n, &again);
             assert_int_equal(again, fsize);
             assert_memory_equal(frame2, frame, fsize);
             free(frame2);
@@ -452,7 +370,7 @@ static void test_bad_parameters(void **state)
     assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, 1), 0);
     size_t r = xc_zstd_compress_cctx(c, dst, sizeof dst, buf, sizeof buf);
     assert_false(xc_is_error(r));
-    check_decodes(dst, r, buf, sizeof buf, "after reset");
+    zt_check_decodes(dst, r, buf, sizeof buf, "after reset");
     xc_zstd_cctx_free(c);
     xc_zstd_cctx_free(NULL);
 }
@@ -464,7 +382,7 @@ static void test_explicit_parameters(void **state)
     size_t n = xc_test_quick() ? 60000 : 200000;
     uint8_t *src = zt_make(ZT_MIXED, n, 99);
     for (int iter = 0; iter < (xc_test_quick() ? 20 : 80); iter++) {
-        xc_zstd_cctx *c = new_cctx((int)xc_rand_below(30) - 7);
+        xc_zstd_cctx *c = zt_new_cctx((int)xc_rand_below(30) - 7);
         if (xc_rand_below(2))
             assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_WINDOW_LOG, 10 + (int)xc_rand_below(12)), 0);
         if (xc_rand_below(2))
@@ -481,11 +399,11 @@ static void test_explicit_parameters(void **state)
             assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_STRATEGY, 1 + (int)xc_rand_below(9)), 0);
         size_t m = xc_rand_below((uint32_t)n);
         size_t fsize;
-        uint8_t *frame = compress_oneshot(c, src, m, &fsize);
-        check_decodes(frame, fsize, src, m, "explicit parameters");
+        uint8_t *frame = zt_compress_oneshot(c, src, m, &fsize);
+        zt_check_decodes(frame, fsize, src, m, "explicit parameters");
         free(frame);
-        frame = compress_stream(c, src, m, 20000, 0, 1, &fsize);
-        check_decodes(frame, fsize, src, m, "explicit parameters, streamed");
+        frame = zt_compress_stream(c, src, m, 20000, 0, 1, &fsize);
+        zt_check_decodes(frame, fsize, src, m, "explicit parameters, streamed");
         free(frame);
         xc_zstd_cctx_free(c);
     }
@@ -521,23 +439,23 @@ static void test_determinism(void **state)
         size_t n = ns[i];
         uint8_t *src = zt_make(ZT_MIXED, n, 2024 + i);
         for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
-            xc_zstd_cctx *fresh = new_cctx(levels[l]);
-            xc_zstd_cctx *used = new_cctx(levels[l]);
+            xc_zstd_cctx *fresh = zt_new_cctx(levels[l]);
+            xc_zstd_cctx *used = zt_new_cctx(levels[l]);
             size_t a, b, s, junk;
             /* The reused context has run other levels and strategies, whose
              * tables it keeps. */
             for (int k = 0; k < 3; k++) {
                 assert_int_equal(xc_zstd_cctx_set(used, XC_ZSTD_C_LEVEL, 1 + k * 2), 0);
-                free(compress_oneshot(used, other, 150000 >> (2 * k), &junk));
+                free(zt_compress_oneshot(used, other, 150000 >> (2 * k), &junk));
             }
             assert_int_equal(xc_zstd_cctx_set(used, XC_ZSTD_C_LEVEL, levels[l]), 0);
-            free(compress_oneshot(used, src, 1000, &junk));
-            uint8_t *fa = compress_oneshot(fresh, src, n, &a);
-            uint8_t *fb = compress_oneshot(used, src, n, &b);
+            free(zt_compress_oneshot(used, src, 1000, &junk));
+            uint8_t *fa = zt_compress_oneshot(fresh, src, n, &a);
+            uint8_t *fb = zt_compress_oneshot(used, src, n, &b);
             assert_int_equal(a, b);
             assert_memory_equal(fa, fb, a);
             assert_int_equal(xc_zstd_cctx_set_pledged_size(used, n), 0);
-            uint8_t *fs = compress_stream(used, src, n, 1 + xc_rand_below(50000), 0, 0, &s);
+            uint8_t *fs = zt_compress_stream(used, src, n, 1 + xc_rand_below(50000), 0, 0, &s);
             assert_int_equal(a, s);
             assert_memory_equal(fa, fs, a);
             printf("# frame level %d: %zu -> %zu bytes, xxh64 %016llx\n", levels[l], n, a,

@@ -3,17 +3,16 @@
  * zstd compression with dictionaries: raw content and zstd-format
  * dictionaries (the embedded trained one, and libzstd's ZDICT_trainFromBuffer
  * output when libzstd is there), loaded into a context or prepared once,
- * one-shot and streamed, checked through our decoder and libzstd's.  A
- * context reused across frames (with the dictionary's state carried over,
- * or interrupted by other frames and errors) must write exactly what a
- * fresh context writes.  The dictionary ID in the header, the flag that
- * leaves it out, mismatched and corrupt dictionaries, and many threads
- * sharing one cdict and one ddict (also run under ThreadSanitizer: with
- * XC_TEST_THREADS_ONLY set, only that test runs).
+ * one-shot and streamed, checked through our decoder and libzstd's.  The
+ * dictionary ID in the header, the flag that leaves it out, mismatched and
+ * corrupt dictionaries, and many threads sharing one cdict and one ddict
+ * (also run under ThreadSanitizer: with XC_TEST_THREADS_ONLY set, only that
+ * test runs).  Contexts reused across frames: test_zstd_compress_dict_reuse.c.
  */
 #include <pthread.h>
 
 #include "xc_internal.h"
+#include "zstd_enc_test_util.h"
 #include "zstd_test_frames.h"
 #ifdef XC_HAVE_LIBZSTD
 #  include <zstd_errors.h>
@@ -21,71 +20,6 @@
 
 static const int levels[] = {-3, 1, 2, 3, 4, 6, 9, 19};
 #define NLEVELS (sizeof levels / sizeof levels[0])
-
-/* `count` JSON records from `seed`, concatenated, with their sizes. */
-static uint8_t *records(size_t count, uint64_t seed, size_t *sizes, size_t *total)
-{
-    uint8_t *p = zt_malloc(count * 512 + 1);
-    uint64_t s = seed;
-    size_t len = 0;
-    char rec[512];
-    for (size_t i = 0; i < count; i++) {
-        sizes[i] = zt_gen_json_record(rec, sizeof rec, &s);
-        memcpy(p + len, rec, sizes[i]);
-        len += sizes[i];
-    }
-    *total = len;
-    return p;
-}
-
-/* Decodes with our decoder holding dict (loaded, or as a ddict). */
-static void check_ours(const void *dict, size_t dsize, const void *frame, size_t n,
-                       const void *want, size_t wn, int use_ddict)
-{
-    xc_zstd_dctx *d = xc_zstd_dctx_new();
-    xc_zstd_ddict *dd = NULL;
-    assert_non_null(d);
-    if (use_ddict) {
-        dd = xc_zstd_ddict_new(dict, dsize);
-        assert_non_null(dd);
-        assert_int_equal(xc_zstd_dctx_ref_ddict(d, dd), 0);
-    } else {
-        assert_int_equal(xc_zstd_dctx_load_dictionary(d, dict, dsize), 0);
-    }
-    uint8_t *out = zt_malloc(wn + 1);
-    size_t const r = xc_zstd_decompress_dctx(d, out, wn + 1, frame, n);
-    if (xc_is_error(r)) print_error("decode: %s\n", xc_error_name(r));
-    assert_int_equal(r, wn);
-    assert_memory_equal(out, want, wn);
-    free(out);
-    xc_zstd_dctx_free(d);
-    xc_zstd_ddict_free(dd);
-}
-
-static void check_libzstd(const void *dict, size_t dsize, const void *frame, size_t n,
-                          const void *want, size_t wn)
-{
-#ifdef XC_HAVE_LIBZSTD
-    ZSTD_DCtx *z = ZSTD_createDCtx();
-    uint8_t *out = zt_malloc(wn + 1);
-    size_t const r = ZSTD_decompress_usingDict(z, out, wn + 1, frame, n, dict, dsize);
-    if (ZSTD_isError(r)) print_error("libzstd: %s\n", ZSTD_getErrorName(r));
-    assert_int_equal(r, wn);
-    assert_memory_equal(out, want, wn);
-    free(out);
-    ZSTD_freeDCtx(z);
-#else
-    (void)dict, (void)dsize, (void)frame, (void)n, (void)want, (void)wn;
-#endif
-}
-
-static void check_frame(const void *dict, size_t dsize, const void *frame, size_t n,
-                        const void *want, size_t wn, unsigned id)
-{
-    assert_int_equal(xc_zstd_frame_dict_id(frame, n), id);
-    check_ours(dict, dsize, frame, n, want, wn, (int)(n & 1));
-    check_libzstd(dict, dsize, frame, n, want, wn);
-}
 
 /* Compresses every record with c one-shot into frames[i] (cap bytes each). */
 static void compress_all(xc_zstd_cctx *c, const uint8_t *src, const size_t *sizes, size_t count,
@@ -107,7 +41,7 @@ static void run_levels(const uint8_t *dict, size_t dsize, unsigned id)
 {
     enum { COUNT = 12, CAP = 1024 };
     size_t sizes[COUNT], total;
-    uint8_t *src = records(COUNT, 99, sizes, &total);
+    uint8_t *src = zt_json_records(COUNT, 99, sizes, &total);
     uint8_t *a = zt_malloc(COUNT * CAP), *b = zt_malloc(COUNT * CAP);
     size_t as[COUNT], bs[COUNT];
     for (size_t li = 0; li < NLEVELS; li++) {
@@ -128,7 +62,7 @@ static void run_levels(const uint8_t *dict, size_t dsize, unsigned id)
         for (size_t i = 0; i < COUNT; i++) {
             assert_int_equal(as[i], bs[i]);
             assert_memory_equal(a + i * CAP, b + i * CAP, as[i]);
-            check_frame(dict, dsize, a + i * CAP, as[i], src + off, sizes[i], id);
+            zt_check_dict_frame(dict, dsize, a + i * CAP, as[i], src + off, sizes[i], id);
             with += as[i];
             without += xc_zstd_compress(b, CAP, src + off, sizes[i], level);
             off += sizes[i];
@@ -146,18 +80,11 @@ static void run_levels(const uint8_t *dict, size_t dsize, unsigned id)
     free(b);
 }
 
-/* A raw dictionary: records of another seed, as content. */
-static uint8_t *raw_dict(size_t *size)
-{
-    size_t sizes[48];
-    return records(48, 7, sizes, size);
-}
-
 static void test_raw(void **state)
 {
     (void)state;
     size_t dsize;
-    uint8_t *dict = raw_dict(&dsize);
+    uint8_t *dict = zt_raw_dict(&dsize);
     run_levels(dict, dsize, 0);
     free(dict);
 }
@@ -168,179 +95,6 @@ static void test_formatted(void **state)
     size_t dsize;
     const uint8_t *dict = zt_embedded_json_dict(&dsize);
     run_levels(dict, dsize, xc_read_le32(dict + 4));
-}
-
-/* A context that carries a dictionary's state from frame to frame writes
- * what a fresh one writes, also after frames without it, with another
- * one, streamed frames, and a failed frame. */
-static void test_reuse(void **state)
-{
-    (void)state;
-    enum { COUNT = 24, CAP = 1024 };
-    static const int lv[] = {1, 3, 6};
-    size_t sizes[COUNT], total, dsize, esize;
-    uint8_t *src = records(COUNT, 5, sizes, &total);
-    uint8_t *dict = raw_dict(&dsize);
-    const uint8_t *edict = zt_embedded_json_dict(&esize);
-    uint8_t *got = zt_malloc(CAP), *want = zt_malloc(CAP);
-    for (size_t li = 0; li < sizeof lv / sizeof lv[0]; li++) {
-        xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, lv[li]);
-        xc_zstd_cdict *other = xc_zstd_cdict_new(edict, esize, lv[li]);
-        xc_zstd_cctx *c = xc_zstd_cctx_new();
-        assert_true(cd && other && c);
-        size_t off = 0;
-        for (size_t i = 0; i < COUNT; i++) {
-            const uint8_t *rec = src + off;
-            size_t const n = sizes[i];
-            off += n;
-            /* Something in between, now and then. */
-            switch (i % 6) {
-            case 1:
-                assert_int_equal(xc_zstd_cctx_ref_cdict(c, NULL), 0);
-                assert_false(xc_is_error(xc_zstd_compress_cctx(c, got, CAP, rec, n)));
-                break;
-            case 2:
-                assert_int_equal(xc_zstd_cctx_ref_cdict(c, other), 0);
-                assert_false(xc_is_error(xc_zstd_compress_cctx(c, got, CAP, rec, n)));
-                break;
-            case 3:
-                assert_int_equal(xc_error_code(xc_zstd_compress_cctx(c, got, 10, rec, n)),
-                                 XC_ERROR_DST_TOO_SMALL);
-                break;
-            default: break;
-            }
-            assert_int_equal(xc_zstd_cctx_ref_cdict(c, cd), 0);
-            size_t g;
-            if (i % 4 == 3) {
-                /* Streamed in two pieces. */
-                xc_out_buffer out = {got, CAP, 0};
-                xc_in_buffer in = {rec, n / 2, 0};
-                assert_int_equal(xc_zstd_compress_stream(c, &out, &in, XC_ZSTD_E_CONTINUE), 0);
-                in.size = n;
-                assert_int_equal(xc_zstd_compress_stream(c, &out, &in, XC_ZSTD_E_END), 0);
-                g = out.pos;
-                /* Unknown size: compare with a fresh stream. */
-                xc_zstd_cctx *f = xc_zstd_cctx_new();
-                assert_int_equal(xc_zstd_cctx_ref_cdict(f, cd), 0);
-                xc_out_buffer fo = {want, CAP, 0};
-                xc_in_buffer fi = {rec, n / 2, 0};
-                assert_int_equal(xc_zstd_compress_stream(f, &fo, &fi, XC_ZSTD_E_CONTINUE), 0);
-                fi.size = n;
-                assert_int_equal(xc_zstd_compress_stream(f, &fo, &fi, XC_ZSTD_E_END), 0);
-                assert_int_equal(g, fo.pos);
-                xc_zstd_cctx_free(f);
-            } else {
-                g = xc_zstd_compress_cctx(c, got, CAP, rec, n);
-                xc_zstd_cctx *f = xc_zstd_cctx_new();
-                assert_int_equal(xc_zstd_cctx_ref_cdict(f, cd), 0);
-                size_t const w = xc_zstd_compress_cctx(f, want, CAP, rec, n);
-                assert_int_equal(g, w);
-                xc_zstd_cctx_free(f);
-            }
-            assert_false(xc_is_error(g));
-            assert_memory_equal(got, want, g);
-            check_frame(dict, dsize, got, g, rec, n, 0);
-        }
-        xc_zstd_cctx_free(c);
-        xc_zstd_cdict_free(cd);
-        xc_zstd_cdict_free(other);
-    }
-    free(src);
-    free(dict);
-    free(got);
-    free(want);
-}
-
-/* A fresh context set up as the reused one in test_reuse_search. */
-static xc_zstd_cctx *search_ctx(int level, int small_window, const xc_zstd_cdict *cd,
-                                const uint8_t *dict, size_t dsize)
-{
-    xc_zstd_cctx *c = xc_zstd_cctx_new();
-    assert_non_null(c);
-    assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level), 0);
-    if (small_window) {
-        assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_WINDOW_LOG, 14), 0);
-        assert_int_equal(xc_zstd_cctx_load_dictionary(c, dict, dsize), 0);
-    } else {
-        assert_int_equal(xc_zstd_cctx_ref_cdict(c, cd), 0);
-    }
-    return c;
-}
-
-/* The searching strategies (levels 5..12) put back only the table cells a
- * small frame touched: many inputs in a row through one context must give
- * what a fresh context gives, with a prepared dictionary and with a loaded
- * one under a 16 KiB window; among them inputs with a long run (one row
- * takes more positions than it has cells, and the finder skips most of the
- * run), inputs too large to restore, frames that fail after a block was
- * compressed, and frames without the dictionary. */
-static void test_reuse_search(void **state)
-{
-    (void)state;
-    enum { COUNT = 36, CAP = 16384 };
-    size_t sizes[COUNT], total, dsize;
-    uint8_t *src = records(COUNT, 11, sizes, &total);
-    uint8_t *dict = raw_dict(&dsize);
-    uint8_t *in = zt_malloc(CAP), *got = zt_malloc(CAP), *want = zt_malloc(CAP);
-    size_t const count = xc_test_quick() ? 12 : COUNT;
-    for (int level = 5; level <= 12; level++) {
-        xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, level);
-        assert_non_null(cd);
-        for (int small_window = 0; small_window < 2; small_window++) {
-            xc_zstd_cctx *c = search_ctx(level, small_window, cd, dict, dsize);
-            size_t off = 0;
-            for (size_t i = 0; i < count; i++) {
-                size_t n = sizes[i];
-                memcpy(in, src + off, n);
-                off += n;
-                if (i % 5 == 2) {
-                    memset(in + n, ' ', 700);
-                    memcpy(in + n + 700, src, sizes[0]);
-                    n += 700 + sizes[0];
-                } else if (i % 7 == 4) {
-                    n = XC_MIN(total, (size_t)CAP / 2);
-                    memcpy(in, src, n);
-                }
-                if (i % 6 == 5) {
-                    /* A frame that fails after compressing a block. */
-                    xc_out_buffer out = {got, CAP, 0};
-                    xc_in_buffer part = {in, n / 2, 0};
-                    assert_int_equal(xc_zstd_cctx_set_pledged_size(c, n + 1), 0);
-                    assert_false(
-                        xc_is_error(xc_zstd_compress_stream(c, &out, &part, XC_ZSTD_E_FLUSH)));
-                    part.size = n;
-                    assert_int_equal(
-                        xc_error_code(xc_zstd_compress_stream(c, &out, &part, XC_ZSTD_E_END)),
-                        XC_ERROR_SRC_SIZE_WRONG);
-                    assert_int_equal(xc_zstd_cctx_reset(c), 0);
-                } else if (i % 8 == 7) {
-                    assert_false(xc_is_error(xc_zstd_compress(got, CAP, in, n, level)));
-                    assert_int_equal(xc_zstd_cctx_ref_cdict(c, NULL), 0);
-                    assert_false(xc_is_error(xc_zstd_compress_cctx(c, got, CAP, in, n)));
-                    xc_zstd_cctx_free(c);
-                    c = search_ctx(level, small_window, cd, dict, dsize);
-                }
-                size_t const g = xc_zstd_compress_cctx(c, got, CAP, in, n);
-                xc_zstd_cctx *f = search_ctx(level, small_window, cd, dict, dsize);
-                size_t const w = xc_zstd_compress_cctx(f, want, CAP, in, n);
-                xc_zstd_cctx_free(f);
-                if (g != w)
-                    print_error("level %d window %d input %zu: %zu bytes, fresh %zu\n", level,
-                                small_window, i, g, w);
-                assert_false(xc_is_error(g));
-                assert_int_equal(g, w);
-                assert_memory_equal(got, want, g);
-                if (i % 4 == 0) check_frame(dict, dsize, got, g, in, n, 0);
-            }
-            xc_zstd_cctx_free(c);
-        }
-        xc_zstd_cdict_free(cd);
-    }
-    free(src);
-    free(dict);
-    free(in);
-    free(got);
-    free(want);
 }
 
 /* Large inputs streamed in random pieces, with and without a pledged size,
@@ -379,7 +133,7 @@ static void test_streaming(void **state)
                                 in.size, xc_error_name(r));
                 assert_false(xc_is_error(r));
             } while (in.pos < n || r != 0);
-            check_frame(dict, dsize, frame, out.pos, src, n, xc_read_le32(dict + 4));
+            zt_check_dict_frame(dict, dsize, frame, out.pos, src, n, xc_read_le32(dict + 4));
         }
         xc_zstd_cctx_free(c);
         xc_zstd_cdict_free(cd);
@@ -396,7 +150,7 @@ static void test_sizes_and_windows(void **state)
     static const size_t lens[] = {0, 1, 13, 8191, 8192, 8193, 16384, 16385, 70000};
     static const int lv[] = {1, 2, 3, 4};
     size_t dsize;
-    uint8_t *dict = raw_dict(&dsize);
+    uint8_t *dict = zt_raw_dict(&dsize);
     size_t const n = 70000;
     uint8_t *src = zt_make(ZT_JSON, n, 8);
     size_t const cap = xc_zstd_compress_bound(n);
@@ -417,12 +171,12 @@ static void test_sizes_and_windows(void **state)
                     print_error("level %d window %d size %zu: %s\n", lv[li], small_window,
                                 lens[i], xc_error_name(f));
                 assert_false(xc_is_error(f));
-                check_frame(dict, dsize, frame, f, src, lens[i], 0);
+                zt_check_dict_frame(dict, dsize, frame, f, src, lens[i], 0);
             }
             xc_zstd_cctx_free(c);
         }
         free(dict);
-        dict = raw_dict(&dsize);
+        dict = zt_raw_dict(&dsize);
     }
     free(dict);
     free(src);
@@ -446,7 +200,7 @@ static void test_dict_id(void **state)
     static const uint32_t ids[] = {200, 40000, 0x12345678};
     static const size_t id_bytes[] = {1, 2, 4};
     size_t sizes[1], n;
-    uint8_t *rec = records(1, 1, sizes, &n);
+    uint8_t *rec = zt_json_records(1, 1, sizes, &n);
     uint8_t frame[1024], plain[1024];
     for (size_t i = 0; i < 3; i++) {
         size_t dsize;
@@ -455,14 +209,14 @@ static void test_dict_id(void **state)
         assert_int_equal(xc_zstd_cctx_load_dictionary(c, dict, dsize), 0);
         size_t const f = xc_zstd_compress_cctx(c, frame, sizeof frame, rec, n);
         assert_false(xc_is_error(f));
-        check_frame(dict, dsize, frame, f, rec, n, ids[i]);
+        zt_check_dict_frame(dict, dsize, frame, f, rec, n, ids[i]);
         /* Without the ID, the frame is id_bytes shorter and otherwise equal
          * after the header. */
         assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_DICT_ID, 0), 0);
         size_t const g = xc_zstd_compress_cctx(c, plain, sizeof plain, rec, n);
         assert_int_equal(g + id_bytes[i], f);
         assert_memory_equal(plain + 5, frame + 5 + id_bytes[i], g - 5);
-        check_frame(dict, dsize, plain, g, rec, n, 0);
+        zt_check_dict_frame(dict, dsize, plain, g, rec, n, 0);
 
         /* Another dictionary's ID is refused; so is no dictionary. */
         size_t osize;
@@ -548,14 +302,14 @@ static void test_trained(void **state)
     (void)state;
     enum { SAMPLES = 400, COUNT = 40, CAP = 1024 };
     size_t ssizes[SAMPLES], stotal;
-    uint8_t *samples = records(SAMPLES, 11, ssizes, &stotal);
+    uint8_t *samples = zt_json_records(SAMPLES, 11, ssizes, &stotal);
     size_t const dcap = xc_test_quick() ? 2048 : 8192;
     uint8_t *dict = zt_malloc(dcap);
     size_t const dsize = ZDICT_trainFromBuffer(dict, dcap, samples, ssizes, SAMPLES);
     assert_false(ZDICT_isError(dsize));
     unsigned const id = ZDICT_getDictID(dict, dsize);
     size_t sizes[COUNT], total;
-    uint8_t *src = records(COUNT, 12, sizes, &total);
+    uint8_t *src = zt_json_records(COUNT, 12, sizes, &total);
     uint8_t frame[CAP];
     for (size_t li = 0; li < NLEVELS; li++) {
         xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, levels[li]);
@@ -567,7 +321,7 @@ static void test_trained(void **state)
         for (size_t i = 0; i < COUNT; i++) {
             size_t const f = xc_zstd_compress_cctx(c, frame, CAP, src + off, sizes[i]);
             assert_false(xc_is_error(f));
-            check_frame(dict, dsize, frame, f, src + off, sizes[i], id);
+            zt_check_dict_frame(dict, dsize, frame, f, src + off, sizes[i], id);
             ours += f;
             theirs += ZSTD_compress_usingCDict(zc, frame, CAP, src + off, sizes[i], zd);
             off += sizes[i];
@@ -630,7 +384,7 @@ static void test_threads(void **state)
     static const int lv[] = {1, 3, 9};
     size_t const count = xc_test_quick() ? 8 : TH_RECORDS;
     size_t sizes[TH_RECORDS], total, dsize;
-    uint8_t *src = records(count, 21, sizes, &total);
+    uint8_t *src = zt_json_records(count, 21, sizes, &total);
     const uint8_t *dict = zt_embedded_json_dict(&dsize);
     uint8_t *want = zt_malloc(TH_RECORDS * TH_CAP);
     size_t wsizes[TH_RECORDS];
@@ -667,8 +421,6 @@ int main(void)
     const struct CMUnitTest all[] = {
         cmocka_unit_test(test_raw),
         cmocka_unit_test(test_formatted),
-        cmocka_unit_test(test_reuse),
-        cmocka_unit_test(test_reuse_search),
         cmocka_unit_test(test_streaming),
         cmocka_unit_test(test_sizes_and_windows),
         cmocka_unit_test(test_dict_id),

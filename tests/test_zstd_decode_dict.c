@@ -167,28 +167,12 @@ static void test_corrupt_dictionary(void **state)
 
 #ifdef XC_HAVE_LIBZSTD
 
-/* `count` JSON records, concatenated, with their sizes. */
-static uint8_t *make_records(size_t count, uint64_t seed, size_t *sizes, size_t *total)
-{
-    uint8_t *p = zt_malloc(count * 512);
-    uint64_t s = seed;
-    size_t len = 0;
-    char rec[512];
-    for (size_t i = 0; i < count; i++) {
-        sizes[i] = zt_gen_json_record(rec, sizeof rec, &s);
-        memcpy(p + len, rec, sizes[i]);
-        len += sizes[i];
-    }
-    *total = len;
-    return p;
-}
-
 /* A dictionary trained on records from `seed`. */
 static uint8_t *train(size_t cap, uint64_t seed, size_t *size)
 {
     enum { SAMPLES = 400 };
     size_t sizes[SAMPLES], total;
-    uint8_t *samples = make_records(SAMPLES, seed, sizes, &total);
+    uint8_t *samples = zt_json_records(SAMPLES, seed, sizes, &total);
     uint8_t *dict = zt_malloc(cap);
     *size = ZDICT_trainFromBuffer(dict, cap, samples, sizes, SAMPLES);
     assert_false(ZDICT_isError(*size));
@@ -208,7 +192,7 @@ static void test_trained(void **state)
     for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
         size_t sizes[64], total;
         size_t count = li % 3 == 0 ? 64 : 1 + xc_rand_below(3);
-        uint8_t *src = make_records(count, xc_rand(), sizes, &total);
+        uint8_t *src = zt_json_records(count, xc_rand(), sizes, &total);
         zt_cparams p = {.level = levels[li], .checksum = (int)(li & 1),
                         .content_size = (int)(li % 3), .dict = dict, .dict_size = dict_size};
         size_t n;
@@ -273,7 +257,7 @@ static void test_ids_and_mismatch(void **state)
     (void)state;
     static const unsigned ids[] = {7, 255, 256, 65535, 65536, 0x7FFFFFFFu, 0xFFFFFFFFu};
     size_t sample_sizes[100], total;
-    uint8_t *samples = make_records(100, 5, sample_sizes, &total);
+    uint8_t *samples = zt_json_records(100, 5, sample_sizes, &total);
     uint8_t content[3000];
     zt_gen_json(content, sizeof content, 17);
     uint8_t dicts[7][4096];
@@ -289,7 +273,7 @@ static void test_ids_and_mismatch(void **state)
         xc_zstd_ddict_free(dd);
     }
     size_t rsizes[4], rtotal;
-    uint8_t *src = make_records(4, 23, rsizes, &rtotal);
+    uint8_t *src = zt_json_records(4, 23, rsizes, &rtotal);
     xc_zstd_dctx *d = xc_zstd_dctx_new();
     for (size_t i = 0; i < 7; i++) {
         zt_cparams p = {.level = 3, .checksum = 1, .content_size = 1, .dict = dicts[i],
@@ -329,7 +313,7 @@ static void test_switching(void **state)
         int use_b = (int)xc_rand_below(2);
         size_t sizes[8], total;
         size_t count = 1 + xc_rand_below(8);
-        uint8_t *src = make_records(count, xc_rand(), sizes, &total);
+        uint8_t *src = zt_json_records(count, xc_rand(), sizes, &total);
         zt_cparams p = {.level = 1 + (int)xc_rand_below(19), .checksum = 1, .content_size = 1,
                         .dict = use_b ? b : a, .dict_size = use_b ? sb : sa};
         size_t n;
@@ -412,7 +396,7 @@ static void test_ddict_threads(void **state)
     for (unsigned i = 0; i < FRAMES_PER_SET; i++) {
         size_t sizes[64];
         size_t count = 1 + xc_rand_below(64);
-        set.contents[i] = make_records(count, xc_rand(), sizes, &set.content_size[i]);
+        set.contents[i] = zt_json_records(count, xc_rand(), sizes, &set.content_size[i]);
         zt_cparams p = {.level = (int)(i % 8) * 3 - 2, .checksum = (int)(i & 1),
                         .content_size = (int)(i % 3 != 2), .dict = dict, .dict_size = dict_size};
         set.frames[i] = zt_compress(set.contents[i], set.content_size[i], &p, &set.frame_size[i]);

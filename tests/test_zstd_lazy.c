@@ -15,68 +15,7 @@
 
 #include "xc_test.h"
 #include "zstd_compress_internal.h"
-#include "zstd_test_util.h"
-
-static void check_decodes(const uint8_t *frame, size_t fsize, const uint8_t *want, size_t n,
-                          const char *what)
-{
-    uint8_t *out = zt_malloc(n + 1);
-    size_t r = xc_zstd_decompress(out, n + 1, frame, fsize);
-    if (xc_is_error(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: our decoder gave %s (%zu of %zu bytes)\n", what,
-                    xc_is_error(r) ? xc_error_name(r) : "data", r, n);
-        fail();
-    }
-#ifdef XC_HAVE_LIBZSTD
-    memset(out, 0, n + 1);
-    r = ZSTD_decompress(out, n + 1, frame, fsize);
-    if (ZSTD_isError(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: libzstd gave %s (%zu of %zu bytes)\n", what,
-                    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "data", r, n);
-        fail();
-    }
-#endif
-    free(out);
-}
-
-static uint8_t *oneshot(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t *fsize)
-{
-    size_t const cap = xc_zstd_compress_bound(n);
-    uint8_t *dst = zt_malloc(cap);
-    size_t const r = xc_zstd_compress_cctx(c, dst, cap, src, n);
-    if (xc_is_error(r)) {
-        print_error("compress of %zu bytes: %s\n", n, xc_error_name(r));
-        fail();
-    }
-    *fsize = r;
-    return dst;
-}
-
-/* Streams src in pieces of `piece` bytes with the size unknown. */
-static uint8_t *streamed(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t piece,
-                         size_t *fsize)
-{
-    size_t const cap = xc_zstd_compress_bound(n) + 1024;
-    uint8_t *dst = zt_malloc(cap);
-    xc_out_buffer out = {dst, cap, 0};
-    size_t pos = 0;
-    for (;;) {
-        size_t const len = XC_MIN(piece, n - pos);
-        xc_in_buffer in = {src + pos, len, 0};
-        xc_zstd_end_op const op = pos + len == n ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE;
-        size_t const r = xc_zstd_compress_stream(c, &out, &in, op);
-        assert_false(xc_is_error(r));
-        pos += in.pos;
-        if (op == XC_ZSTD_E_END && r == 0 && in.pos == len) break;
-    }
-    *fsize = out.pos;
-    return dst;
-}
-
-static void set(xc_zstd_cctx *c, xc_zstd_cparam p, int v)
-{
-    assert_int_equal(xc_zstd_cctx_set(c, p, v), 0);
-}
+#include "zstd_enc_test_util.h"
 
 /* Whether this CPU can run the second copy (x64: it is compiled for BMI2). */
 static int second_copy_runs(void)
@@ -112,15 +51,13 @@ static void test_copies_agree(void **state)
                 uint8_t *frames[2];
                 size_t sizes[2];
                 for (int copy = 0; copy < 2; copy++) {
-                    xc_zstd_cctx *c = xc_zstd_cctx_new();
-                    assert_non_null(c);
+                    xc_zstd_cctx *c = zt_new_cctx(9);
                     c->bmi2 = copy;
-                    set(c, XC_ZSTD_C_LEVEL, 9);
-                    set(c, XC_ZSTD_C_STRATEGY, strat);
-                    set(c, XC_ZSTD_C_WINDOW_LOG, wlogs[w]);
-                    set(c, XC_ZSTD_C_SEARCH_LOG, slog);
-                    set(c, XC_ZSTD_C_MIN_MATCH, mml);
-                    frames[copy] = oneshot(c, src, n, &sizes[copy]);
+                    zt_set(c, XC_ZSTD_C_STRATEGY, strat);
+                    zt_set(c, XC_ZSTD_C_WINDOW_LOG, wlogs[w]);
+                    zt_set(c, XC_ZSTD_C_SEARCH_LOG, slog);
+                    zt_set(c, XC_ZSTD_C_MIN_MATCH, mml);
+                    frames[copy] = zt_compress_oneshot(c, src, n, &sizes[copy]);
                     xc_zstd_cctx_free(c);
                 }
                 if (sizes[0] != sizes[1] || memcmp(frames[0], frames[1], sizes[0]) != 0) {
@@ -128,7 +65,7 @@ static void test_copies_agree(void **state)
                                 wlogs[w], mml, slog);
                     fail();
                 }
-                check_decodes(frames[0], sizes[0], src, n, "copies");
+                zt_check_decodes(frames[0], sizes[0], src, n, "copies");
                 free(frames[0]);
                 free(frames[1]);
             }
@@ -153,17 +90,15 @@ static void test_sliding(void **state)
     };
     for (size_t i = 0; i < XC_ARRAY_SIZE(cases); i++) {
         if (xc_test_quick() && i % 2) continue;
-        xc_zstd_cctx *c = xc_zstd_cctx_new();
-        assert_non_null(c);
-        set(c, XC_ZSTD_C_LEVEL, 12);
-        set(c, XC_ZSTD_C_STRATEGY, cases[i].strat);
-        set(c, XC_ZSTD_C_WINDOW_LOG, cases[i].wlog);
-        set(c, XC_ZSTD_C_SEARCH_LOG, cases[i].slog);
-        set(c, XC_ZSTD_C_CHAIN_LOG, cases[i].clog);
-        set(c, XC_ZSTD_C_CHECKSUM, 1);
+        xc_zstd_cctx *c = zt_new_cctx(12);
+        zt_set(c, XC_ZSTD_C_STRATEGY, cases[i].strat);
+        zt_set(c, XC_ZSTD_C_WINDOW_LOG, cases[i].wlog);
+        zt_set(c, XC_ZSTD_C_SEARCH_LOG, cases[i].slog);
+        zt_set(c, XC_ZSTD_C_CHAIN_LOG, cases[i].clog);
+        zt_set(c, XC_ZSTD_C_CHECKSUM, 1);
         size_t fsize;
-        uint8_t *frame = streamed(c, src, n, 300000, &fsize);
-        check_decodes(frame, fsize, src, n, "sliding stream");
+        uint8_t *frame = zt_compress_pieces(c, src, n, 300000, &fsize);
+        zt_check_decodes(frame, fsize, src, n, "sliding stream");
         free(frame);
         xc_zstd_cctx_free(c);
     }
@@ -195,15 +130,13 @@ static void test_levels(void **state)
         }
         for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
             if (xc_test_quick() && l % 3) continue;
-            xc_zstd_cctx *c = xc_zstd_cctx_new();
-            assert_non_null(c);
-            set(c, XC_ZSTD_C_LEVEL, levels[l]);
+            xc_zstd_cctx *c = zt_new_cctx(levels[l]);
             size_t fsize;
-            uint8_t *frame = oneshot(c, src, n, &fsize);
-            check_decodes(frame, fsize, src, n, "level one-shot");
+            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
+            zt_check_decodes(frame, fsize, src, n, "level one-shot");
             free(frame);
-            frame = streamed(c, src, n, 50000, &fsize);
-            check_decodes(frame, fsize, src, n, "level streamed");
+            frame = zt_compress_pieces(c, src, n, 50000, &fsize);
+            zt_check_decodes(frame, fsize, src, n, "level streamed");
             free(frame);
             xc_zstd_cctx_free(c);
         }
@@ -226,12 +159,12 @@ static void test_reuse(void **state)
         assert_non_null(used);
         size_t a, b, junk;
         for (int k = 0; k < 3; k++) {
-            set(used, XC_ZSTD_C_LEVEL, k == 2 ? levels[l] : 15 - 4 * k);
-            free(oneshot(used, other, n >> k, &junk));
+            zt_set(used, XC_ZSTD_C_LEVEL, k == 2 ? levels[l] : 15 - 4 * k);
+            free(zt_compress_oneshot(used, other, n >> k, &junk));
         }
-        set(fresh, XC_ZSTD_C_LEVEL, levels[l]);
-        uint8_t *fa = oneshot(fresh, src, n, &a);
-        uint8_t *fb = oneshot(used, src, n, &b);
+        zt_set(fresh, XC_ZSTD_C_LEVEL, levels[l]);
+        uint8_t *fa = zt_compress_oneshot(fresh, src, n, &a);
+        uint8_t *fb = zt_compress_oneshot(used, src, n, &b);
         assert_int_equal(a, b);
         assert_memory_equal(fa, fb, a);
         free(fa);
@@ -249,12 +182,10 @@ static void test_reuse(void **state)
 static uint8_t *with_history(int strat, int wlog, const uint8_t *buf, size_t hist, size_t n,
                              int fill, size_t *fsize)
 {
-    xc_zstd_cctx *c = xc_zstd_cctx_new();
-    assert_non_null(c);
-    set(c, XC_ZSTD_C_LEVEL, 9);
-    set(c, XC_ZSTD_C_STRATEGY, strat);
-    set(c, XC_ZSTD_C_WINDOW_LOG, wlog);
-    set(c, XC_ZSTD_C_CONTENT_SIZE, 0);
+    xc_zstd_cctx *c = zt_new_cctx(9);
+    zt_set(c, XC_ZSTD_C_STRATEGY, strat);
+    zt_set(c, XC_ZSTD_C_WINDOW_LOG, wlog);
+    zt_set(c, XC_ZSTD_C_CONTENT_SIZE, 0);
     xc_zstd_cparams const p = xc_zstd_cframe_params(c, XC_ZSTD_SIZE_UNKNOWN);
     assert_int_equal(xc_zstd_cframe_begin(c, &p, buf, n), 0);
     if (fill) xc_zstd_fill_search(&c->ms, buf + hist);

@@ -23,84 +23,18 @@
 
 #include "xc_test.h"
 #include "zstd_compress_internal.h"
-#include "zstd_test_util.h"
+#include "zstd_enc_test_util.h"
 
 #define ERR(name) ((size_t)0 - (size_t)XC_ERROR_##name)
 
 /* ---- helpers -------------------------------------------------------------- */
 
+/* The decoders' window limit raised as far as it goes, so that the limit
+ * plays no part in what these frames test. */
 static void check_decodes(const uint8_t *frame, size_t fsize, const uint8_t *want, size_t n,
                           const char *what)
 {
-    uint8_t *out = zt_malloc(n + 1);
-    xc_zstd_dctx *d = xc_zstd_dctx_new();
-    assert_non_null(d);
-    assert_int_equal(xc_zstd_dctx_set(d, XC_ZSTD_D_WINDOW_LOG_MAX, 31), 0);
-    size_t r = xc_zstd_decompress_dctx(d, out, n + 1, frame, fsize);
-    if (xc_is_error(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: our decoder gave %s (%zu of %zu bytes)\n", what,
-                    xc_is_error(r) ? xc_error_name(r) : "data", r, n);
-        fail();
-    }
-    xc_zstd_dctx_free(d);
-#ifdef XC_HAVE_LIBZSTD
-    memset(out, 0, n + 1);
-    ZSTD_DCtx *z = ZSTD_createDCtx();
-    assert_non_null(z);
-    assert_false(ZSTD_isError(ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, 31)));
-    r = ZSTD_decompressDCtx(z, out, n + 1, frame, fsize);
-    if (ZSTD_isError(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: libzstd gave %s (%zu of %zu bytes)\n", what,
-                    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "data", r, n);
-        fail();
-    }
-    ZSTD_freeDCtx(z);
-#endif
-    free(out);
-}
-
-static uint8_t *oneshot(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t *fsize)
-{
-    size_t cap = xc_zstd_compress_bound(n);
-    uint8_t *dst = zt_malloc(cap);
-    size_t r = xc_zstd_compress_cctx(c, dst, cap, src, n);
-    if (xc_is_error(r)) {
-        print_error("compress of %zu bytes: %s\n", n, xc_error_name(r));
-        fail();
-    }
-    *fsize = r;
-    return dst;
-}
-
-/* Streams src in pieces of up to max_in bytes (no pledged size). */
-static uint8_t *streamed(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t max_in,
-                         size_t *fsize)
-{
-    size_t cap = xc_zstd_compress_bound(n) + 4096;
-    uint8_t *dst = zt_malloc(cap);
-    xc_in_buffer in = {src, 0, 0};
-    xc_out_buffer out = {dst, cap, 0};
-    for (;;) {
-        in.size = in.pos + zt_chunk(max_in, n - in.pos);
-        xc_zstd_end_op op = in.size == n ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE;
-        size_t r = xc_zstd_compress_stream(c, &out, &in, op);
-        if (xc_is_error(r)) {
-            print_error("stream of %zu bytes: %s\n", n, xc_error_name(r));
-            fail();
-        }
-        if (op == XC_ZSTD_E_END && r == 0) break;
-    }
-    *fsize = out.pos;
-    return dst;
-}
-
-static void set(xc_zstd_cctx *c, xc_zstd_cparam p, int v)
-{
-    size_t r = xc_zstd_cctx_set(c, p, v);
-    if (r != 0) {
-        print_error("set %d to %d: %s\n", (int)p, v, xc_error_name(r));
-        fail();
-    }
+    zt_check_decodes_ex(frame, fsize, want, n, 31, NULL, 0, what);
 }
 
 /* a (far random bytes), gap bytes of other content, a again, and a tail. */
@@ -128,16 +62,14 @@ static void test_far_repeat(void **state)
     size_t n;
     uint8_t *src = far_repeat(a, gap, ZT_RANDOM, &n, 99);
 
-    xc_zstd_cctx *c = xc_zstd_cctx_new();
-    assert_non_null(c);
-    set(c, XC_ZSTD_C_LEVEL, 1);
+    xc_zstd_cctx *c = zt_new_cctx(1);
     size_t plain_size;
-    uint8_t *plain = oneshot(c, src, n, &plain_size);
+    uint8_t *plain = zt_compress_oneshot(c, src, n, &plain_size);
     free(plain);
 
-    set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
+    zt_set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
     size_t ldm_size;
-    uint8_t *ldm = oneshot(c, src, n, &ldm_size);
+    uint8_t *ldm = zt_compress_oneshot(c, src, n, &ldm_size);
     printf("# far repeat: %zu bytes; without LDM %zu, with %zu\n", n, plain_size, ldm_size);
     /* Random bytes do not compress: without LDM the frame is about the
      * input, with it one copy of a less (give or take a few KB). */
@@ -148,7 +80,7 @@ static void test_far_repeat(void **state)
 
     /* Streamed without a pledged size: the window is 2^27 as set. */
     size_t st_size;
-    uint8_t *st = streamed(c, src, n, 3u << 20, &st_size);
+    uint8_t *st = zt_compress_stream(c, src, n, 3u << 20, 0, 0, &st_size);
     printf("# far repeat streamed: %zu\n", st_size);
     assert_true(st_size < n - a + a / 16);
     check_decodes(st, st_size, src, n, "far repeat streamed");
@@ -173,16 +105,14 @@ static const ldm_case cases[] = {
 
 static xc_zstd_cctx *ldm_cctx(const ldm_case *k)
 {
-    xc_zstd_cctx *c = xc_zstd_cctx_new();
-    assert_non_null(c);
-    set(c, XC_ZSTD_C_LEVEL, k->level);
-    set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
-    set(c, XC_ZSTD_C_WINDOW_LOG, k->wlog);
-    set(c, XC_ZSTD_C_LDM_HASH_LOG, k->hash_log);
-    set(c, XC_ZSTD_C_LDM_MIN_MATCH, k->min_match);
-    set(c, XC_ZSTD_C_LDM_BUCKET_LOG, k->bucket_log);
-    set(c, XC_ZSTD_C_LDM_HASH_RATE_LOG, k->rate_log);
-    set(c, XC_ZSTD_C_CHECKSUM, 1);
+    xc_zstd_cctx *c = zt_new_cctx(k->level);
+    zt_set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
+    zt_set(c, XC_ZSTD_C_WINDOW_LOG, k->wlog);
+    zt_set(c, XC_ZSTD_C_LDM_HASH_LOG, k->hash_log);
+    zt_set(c, XC_ZSTD_C_LDM_MIN_MATCH, k->min_match);
+    zt_set(c, XC_ZSTD_C_LDM_BUCKET_LOG, k->bucket_log);
+    zt_set(c, XC_ZSTD_C_LDM_HASH_RATE_LOG, k->rate_log);
+    zt_set(c, XC_ZSTD_C_CHECKSUM, 1);
     return c;
 }
 
@@ -206,20 +136,20 @@ static void test_round_trips(void **state)
         snprintf(what, sizeof what, "case %zu (level %d, window %d)", i, k->level, k->wlog);
         xc_zstd_cctx *c = ldm_cctx(k);
         size_t fsize, f2;
-        uint8_t *frame = oneshot(c, src, n, &fsize);
+        uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
         check_decodes(frame, fsize, src, n, what);
         /* The same frame again from the used context. */
-        uint8_t *again = oneshot(c, src, n, &f2);
+        uint8_t *again = zt_compress_oneshot(c, src, n, &f2);
         assert_int_equal(f2, fsize);
         assert_memory_equal(again, frame, fsize);
         free(again);
         /* Streamed in odd pieces; with small windows the buffer slides. */
-        uint8_t *st = streamed(c, src, n, 50001, &f2);
+        uint8_t *st = zt_compress_stream(c, src, n, 50001, 0, 0, &f2);
         check_decodes(st, f2, src, n, what);
         free(st);
         /* Without the BMI2 copies of the finders: the same frame. */
         c->bmi2 = 0;
-        again = oneshot(c, src, n, &f2);
+        again = zt_compress_oneshot(c, src, n, &f2);
         assert_int_equal(f2, fsize);
         assert_memory_equal(again, frame, fsize);
         free(again);
@@ -240,12 +170,10 @@ static void test_gain(void **state)
     uint8_t *src = far_repeat(200000, 2u << 20, ZT_TEXT, &n, 11);
     size_t sizes[2];
     for (int on = 0; on < 2; on++) {
-        xc_zstd_cctx *c = xc_zstd_cctx_new();
-        assert_non_null(c);
-        set(c, XC_ZSTD_C_LEVEL, 1);
-        set(c, XC_ZSTD_C_WINDOW_LOG, on ? 22 : 0);
-        set(c, XC_ZSTD_C_LONG_DISTANCE, on ? 1 : 2);
-        uint8_t *f = oneshot(c, src, n, &sizes[on]);
+        xc_zstd_cctx *c = zt_new_cctx(1);
+        zt_set(c, XC_ZSTD_C_WINDOW_LOG, on ? 22 : 0);
+        zt_set(c, XC_ZSTD_C_LONG_DISTANCE, on ? 1 : 2);
+        uint8_t *f = zt_compress_oneshot(c, src, n, &sizes[on]);
         check_decodes(f, sizes[on], src, n, on ? "gain, ldm" : "gain, no ldm");
         free(f);
         xc_zstd_cctx_free(c);
@@ -269,10 +197,10 @@ static void test_runs_and_small(void **state)
             uint8_t *src = zt_make((enum zt_kind)kind, n, 500 + i);
             if (n > 1000 && kind == 0) memset(src, 'x', n);
             size_t fsize;
-            uint8_t *f = oneshot(c, src, n, &fsize);
+            uint8_t *f = zt_compress_oneshot(c, src, n, &fsize);
             check_decodes(f, fsize, src, n, "runs/small");
             free(f);
-            f = streamed(c, src, n, 777, &fsize);
+            f = zt_compress_stream(c, src, n, 777, 0, 0, &fsize);
             check_decodes(f, fsize, src, n, "runs/small streamed");
             free(f);
             free(src);
@@ -295,11 +223,11 @@ static void test_dictionary(void **state)
     for (int i = 0; i < 3; i++) {
         xc_zstd_cctx *c = i == 2 ? used : xc_zstd_cctx_new();
         assert_non_null(c);
-        set(c, XC_ZSTD_C_LEVEL, 3);
-        set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
-        set(c, XC_ZSTD_C_LDM_MIN_MATCH, 16);
+        zt_set(c, XC_ZSTD_C_LEVEL, 3);
+        zt_set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
+        zt_set(c, XC_ZSTD_C_LDM_MIN_MATCH, 16);
         assert_int_equal(xc_zstd_cctx_load_dictionary(c, dict, 20000), 0);
-        frames[i] = oneshot(c, src, n, &sizes[i]);
+        frames[i] = zt_compress_oneshot(c, src, n, &sizes[i]);
         if (i == 0) {
             xc_zstd_cctx_free(c);
         } else if (i == 1) {
@@ -307,7 +235,7 @@ static void test_dictionary(void **state)
             used = c;
             assert_int_equal(xc_zstd_cctx_load_dictionary(c, NULL, 0), 0);
             size_t f;
-            free(oneshot(c, src, n / 2, &f));
+            free(zt_compress_oneshot(c, src, n / 2, &f));
         } else {
             xc_zstd_cctx_free(c);
         }
@@ -351,18 +279,18 @@ static void test_settings(void **state)
     assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LDM_BUCKET_LOG, 9), ERR(BAD_PARAMETER));
     assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LDM_HASH_RATE_LOG, 26), ERR(BAD_PARAMETER));
     assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LDM_HASH_RATE_LOG, -1), ERR(BAD_PARAMETER));
-    for (int v = 0; v <= 2; v++) set(c, XC_ZSTD_C_LONG_DISTANCE, v);
-    set(c, XC_ZSTD_C_LDM_HASH_LOG, 30);
-    set(c, XC_ZSTD_C_LDM_MIN_MATCH, 4096);
-    set(c, XC_ZSTD_C_LDM_BUCKET_LOG, 8);
-    set(c, XC_ZSTD_C_LDM_HASH_RATE_LOG, 25);
+    for (int v = 0; v <= 2; v++) zt_set(c, XC_ZSTD_C_LONG_DISTANCE, v);
+    zt_set(c, XC_ZSTD_C_LDM_HASH_LOG, 30);
+    zt_set(c, XC_ZSTD_C_LDM_MIN_MATCH, 4096);
+    zt_set(c, XC_ZSTD_C_LDM_BUCKET_LOG, 8);
+    zt_set(c, XC_ZSTD_C_LDM_HASH_RATE_LOG, 25);
 
     /* On: the window goes to 2^27 unless set, then shrinks to the input. */
-    set(c, XC_ZSTD_C_LDM_HASH_LOG, 0);
-    set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
+    zt_set(c, XC_ZSTD_C_LDM_HASH_LOG, 0);
+    zt_set(c, XC_ZSTD_C_LONG_DISTANCE, 1);
     assert_int_equal(xc_zstd_cframe_params(c, XC_ZSTD_SIZE_UNKNOWN).window_log, 27);
     assert_int_equal(xc_zstd_cframe_params(c, 5000).window_log, 13);
-    set(c, XC_ZSTD_C_WINDOW_LOG, 24);
+    zt_set(c, XC_ZSTD_C_WINDOW_LOG, 24);
     assert_int_equal(xc_zstd_cframe_params(c, XC_ZSTD_SIZE_UNKNOWN).window_log, 24);
     xc_zstd_cctx_free(c);
 }
@@ -382,9 +310,7 @@ static void test_estimate(void **state)
         assert_false(xc_is_error(est));
         /* A frame of unknown size, begun as streaming and one-shot frames
          * begin (without the stream buffers). */
-        xc_zstd_cctx *c = xc_zstd_cctx_new();
-        assert_non_null(c);
-        set(c, XC_ZSTD_C_LEVEL, level);
+        xc_zstd_cctx *c = zt_new_cctx(level);
         xc_zstd_cparams const p = xc_zstd_cframe_params(c, XC_ZSTD_SIZE_UNKNOWN);
         assert_int_equal(xc_zstd_cframe_begin(c, &p, buf, sizeof buf), 0);
         size_t const held = xc_zstd_cctx_mem_held(c);
@@ -405,13 +331,11 @@ static void test_estimate(void **state)
     size_t const n = xc_test_quick() ? (1u << 20) : (3u << 20);
     uint8_t *src = zt_make(ZT_MIXED, n, 3);
     for (int level = xc_zstd_min_level(); level <= 2; level++) {
-        xc_zstd_cctx *c = xc_zstd_cctx_new();
-        assert_non_null(c);
-        set(c, XC_ZSTD_C_LEVEL, level);
+        xc_zstd_cctx *c = zt_new_cctx(level);
         xc_zstd_cparams const pu = xc_zstd_cframe_params(c, XC_ZSTD_SIZE_UNKNOWN);
         xc_zstd_cparams const pn = xc_zstd_cframe_params(c, n);
         size_t fsize;
-        uint8_t *f = oneshot(c, src, n, &fsize);
+        uint8_t *f = zt_compress_oneshot(c, src, n, &fsize);
         free(f);
         if (memcmp(&pu, &pn, sizeof pu) == 0)
             assert_int_equal(xc_zstd_cctx_mem_held(c), xc_zstd_estimate_cctx_size(level));

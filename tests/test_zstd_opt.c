@@ -13,81 +13,15 @@
 #include <string.h>
 
 #include "xc_test.h"
-#include "zstd_test_util.h"
+#include "zstd_enc_test_util.h"
 #include "zstd_compress_internal.h"
 
-#ifdef XC_HAVE_LIBZSTD
-#  include <zstd.h>
-#endif
-
-static void check_frame(const uint8_t *frame, size_t fsize, const uint8_t *want, size_t n,
-                        const uint8_t *prefix, size_t prefix_size, const char *what)
-{
-    uint8_t *out = zt_malloc(n + 1);
-    if (!prefix_size) {
-        size_t r = xc_zstd_decompress(out, n + 1, frame, fsize);
-        if (xc_is_error(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-            print_error("%s: our decoder gave %s (%zu of %zu bytes)\n", what,
-                        xc_is_error(r) ? xc_error_name(r) : "data", r, n);
-            fail();
-        }
-    }
-#ifdef XC_HAVE_LIBZSTD
-    ZSTD_DCtx *d = ZSTD_createDCtx();
-    assert_non_null(d);
-    if (prefix_size) assert_false(ZSTD_isError(ZSTD_DCtx_refPrefix(d, prefix, prefix_size)));
-    memset(out, 0, n + 1);
-    size_t r = ZSTD_decompressDCtx(d, out, n + 1, frame, fsize);
-    if (ZSTD_isError(r) || r != n || (n && memcmp(out, want, n) != 0)) {
-        print_error("%s: libzstd gave %s (%zu of %zu bytes)\n", what,
-                    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "data", r, n);
-        fail();
-    }
-    ZSTD_freeDCtx(d);
-#else
-    (void)prefix;
-#endif
-    free(out);
-}
-
-static uint8_t *compress_oneshot(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t *fsize)
-{
-    size_t cap = xc_zstd_compress_bound(n);
-    uint8_t *dst = zt_malloc(cap);
-    size_t r = xc_zstd_compress_cctx(c, dst, cap, src, n);
-    if (xc_is_error(r)) {
-        print_error("compress of %zu bytes: %s\n", n, xc_error_name(r));
-        fail();
-    }
-    *fsize = r;
-    return dst;
-}
-
-static uint8_t *compress_stream(xc_zstd_cctx *c, const uint8_t *src, size_t n, size_t piece,
-                                size_t *fsize)
-{
-    size_t cap = xc_zstd_compress_bound(n) + 1024;
-    uint8_t *dst = zt_malloc(cap);
-    xc_in_buffer in = {src, 0, 0};
-    xc_out_buffer out = {dst, cap, 0};
-    for (;;) {
-        in.size = XC_MIN(n, in.pos + piece);
-        size_t r = xc_zstd_compress_stream(c, &out, &in,
-                                           in.size == n ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE);
-        assert_false(xc_is_error(r));
-        if (in.pos == n && r == 0) break;
-    }
-    *fsize = out.pos;
-    return dst;
-}
-
+/* A context at `level`, with a window and a strategy unless 0. */
 static xc_zstd_cctx *new_cctx(int level, int wlog, int strategy)
 {
-    xc_zstd_cctx *c = xc_zstd_cctx_new();
-    assert_non_null(c);
-    assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level), 0);
-    if (wlog) assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_WINDOW_LOG, wlog), 0);
-    if (strategy) assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_STRATEGY, strategy), 0);
+    xc_zstd_cctx *c = zt_new_cctx(level);
+    if (wlog) zt_set(c, XC_ZSTD_C_WINDOW_LOG, wlog);
+    if (strategy) zt_set(c, XC_ZSTD_C_STRATEGY, strategy);
     return c;
 }
 
@@ -102,8 +36,8 @@ static void test_sliding_stream(void **state)
     for (size_t i = 0; i < XC_ARRAY_SIZE(levels); i++) {
         xc_zstd_cctx *c = new_cctx(levels[i], 17, 0);
         size_t fsize;
-        uint8_t *frame = compress_stream(c, src, n, 50000, &fsize);
-        check_frame(frame, fsize, src, n, NULL, 0, "sliding stream");
+        uint8_t *frame = zt_compress_pieces(c, src, n, 50000, &fsize);
+        zt_check_decodes(frame, fsize, src, n, "sliding stream");
         free(frame);
         xc_zstd_cctx_free(c);
     }
@@ -124,9 +58,9 @@ static void test_reuse(void **state)
             uint8_t *src = zt_make(kinds[k], n, 31 + k);
             xc_zstd_cctx *fresh = new_cctx(16, 0, strategies[s]);
             size_t f1, f2;
-            uint8_t *a = compress_oneshot(reused, src, n, &f1);
-            uint8_t *b = compress_oneshot(fresh, src, n, &f2);
-            check_frame(a, f1, src, n, NULL, 0, "reused context");
+            uint8_t *a = zt_compress_oneshot(reused, src, n, &f1);
+            uint8_t *b = zt_compress_oneshot(fresh, src, n, &f2);
+            zt_check_decodes(a, f1, src, n, "reused context");
             assert_int_equal(f1, f2);
             assert_memory_equal(a, b, f1);
             free(a);
@@ -163,10 +97,10 @@ static void test_patterns(void **state)
                 xc_zstd_cctx *c = new_cctx(level, 0, 0);
                 assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_MIN_MATCH, mm), 0);
                 size_t fsize;
-                uint8_t *frame = compress_oneshot(c, src, n, &fsize);
+                uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
                 char what[64];
                 snprintf(what, sizeof what, "pattern %d level %d min_match %d", pat, level, mm);
-                check_frame(frame, fsize, src, n, NULL, 0, what);
+                zt_check_decodes(frame, fsize, src, n, what);
                 /* Half of pattern 3 is random; the rest repeats. */
                 if (pat < 2) assert_true(fsize < n / 64);
                 if (pat == 3) assert_true(fsize < n / 2 + n / 64);
@@ -216,9 +150,10 @@ static void test_fill(void **state)
             pos += r;
             off += b;
         }
-        check_frame(frame, pos, buf + d, n, buf, d, "history from xc_zstd_fill_bt_opt");
+        zt_check_decodes_ex(frame, pos, buf + d, n, 0, buf, d,
+                            "history from xc_zstd_fill_bt_opt");
         size_t alone;
-        uint8_t *plain = compress_oneshot(c, buf + d, n, &alone);
+        uint8_t *plain = zt_compress_oneshot(c, buf + d, n, &alone);
         assert_true(pos * 2 < alone);
         free(plain);
         free(frame);

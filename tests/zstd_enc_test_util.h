@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Helpers shared by the tests of the encoder's entropy layer
+ * Helpers shared by the encoder tests.  For the entropy layer
  * (test_zstd_enc_entropy.c, test_zstd_enc_huffman.c): loop counts that
  * shrink under emulation, random histograms of several shapes, and symbol
- * strings with exactly a given histogram.  Static inline, so that each
- * program compiles without unused-function warnings.
+ * strings with exactly a given histogram.  For whole frames
+ * (test_zstd_compress.c, test_zstd_lazy.c, test_zstd_opt.c,
+ * test_zstd_ldm.c, test_zstd_compress_dict*.c): a context at a level,
+ * one-shot and streaming drivers, and the round trip of a frame, with or
+ * without a dictionary, through our decoder and libzstd's.  Static inline,
+ * so that each program compiles without unused-function warnings.
  */
 #ifndef ZSTD_ENC_TEST_UTIL_H
 #define ZSTD_ENC_TEST_UTIL_H
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "xc_internal.h"
 #include "xc_test.h"
+#include "zstd_test_util.h"
 
 static inline int iters(int n) { return xc_test_quick() ? (n + 9) / 10 : n; }
 
@@ -49,6 +55,219 @@ static inline uint8_t *symbols_from(const unsigned *count, unsigned max_symbol, 
     }
     *n = total;
     return p;
+}
+
+/* ---- frames from our encoder ------------------------------------------------ */
+
+/* A new context at `level`. */
+static inline xc_zstd_cctx *zt_new_cctx(int level)
+{
+    xc_zstd_cctx *c = xc_zstd_cctx_new();
+    assert_non_null(c);
+    assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level), 0);
+    return c;
+}
+
+/* Sets a parameter; a refusal fails the test, naming the parameter. */
+static inline void zt_set(xc_zstd_cctx *c, xc_zstd_cparam p, int v)
+{
+    size_t r = xc_zstd_cctx_set(c, p, v);
+    if (r != 0) {
+        print_error("set %d to %d: %s\n", (int)p, v, xc_error_name(r));
+        fail();
+    }
+}
+
+/* Compresses one-shot into a buffer of exactly the bound; returns the
+ * frame (malloc'ed) and its size in *fsize. */
+static inline uint8_t *zt_compress_oneshot(xc_zstd_cctx *c, const uint8_t *src, size_t n,
+                                           size_t *fsize)
+{
+    size_t cap = xc_zstd_compress_bound(n);
+    assert_false(xc_is_error(cap));
+    uint8_t *dst = zt_malloc(cap);
+    size_t r = xc_zstd_compress_cctx(c, dst, cap, src, n);
+    if (xc_is_error(r)) {
+        print_error("compress of %zu bytes: %s\n", n, xc_error_name(r));
+        fail();
+    }
+    *fsize = r;
+    return dst;
+}
+
+/* Streams src in pieces of `piece` input bytes (the last one shorter),
+ * without a pledged size, into room for the whole frame, and ends the
+ * frame; returns it. */
+static inline uint8_t *zt_compress_pieces(xc_zstd_cctx *c, const uint8_t *src, size_t n,
+                                          size_t piece, size_t *fsize)
+{
+    size_t cap = xc_zstd_compress_bound(n) + 1024;
+    uint8_t *dst = zt_malloc(cap);
+    xc_in_buffer in = {src, 0, 0};
+    xc_out_buffer out = {dst, cap, 0};
+    for (;;) {
+        in.size = XC_MIN(n, in.pos + piece);
+        size_t r = xc_zstd_compress_stream(c, &out, &in,
+                                           in.size == n ? XC_ZSTD_E_END : XC_ZSTD_E_CONTINUE);
+        assert_false(xc_is_error(r));
+        if (in.pos == n && r == 0) break;
+    }
+    *fsize = out.pos;
+    return dst;
+}
+
+/* Streams src through the context in random input and output pieces of at
+ * most max_in and max_out bytes (0: all that is left), with a random flush
+ * now and then when `flushes` is set, and ends the frame.  Returns it. */
+static inline uint8_t *zt_compress_stream(xc_zstd_cctx *c, const uint8_t *src, size_t n,
+                                          size_t max_in, size_t max_out, int flushes,
+                                          size_t *fsize)
+{
+    /* Each flush may close a small block: 3 bytes of header per flush. */
+    size_t cap = 2 * xc_zstd_compress_bound(n) + 1024;
+    uint8_t *dst = zt_malloc(cap);
+    xc_in_buffer in = {src, 0, 0};
+    xc_out_buffer out = {dst, 0, 0};
+    unsigned guard = 0;
+    for (;;) {
+        in.size = in.pos + zt_chunk(max_in, n - in.pos);
+        out.size = out.pos + zt_chunk(max_out, cap - out.pos);
+        xc_zstd_end_op op = XC_ZSTD_E_CONTINUE;
+        if (in.size == n) op = XC_ZSTD_E_END;
+        else if (flushes && xc_rand_below(8) == 0) op = XC_ZSTD_E_FLUSH;
+        size_t before = in.pos + out.pos;
+        size_t r = xc_zstd_compress_stream(c, &out, &in, op);
+        if (xc_is_error(r)) {
+            print_error("stream of %zu bytes: %s\n", n, xc_error_name(r));
+            fail();
+        }
+        assert_true(in.pos <= in.size && out.pos <= out.size);
+        if (op == XC_ZSTD_E_END && r == 0 && in.pos == n) break;
+        if (in.pos + out.pos == before && ++guard > 100) {
+            print_error("stream of %zu bytes stalls at in %zu, out %zu\n", n, in.pos, out.pos);
+            fail();
+        }
+    }
+    *fsize = out.pos;
+    return dst;
+}
+
+/* ---- round trips ------------------------------------------------------------ */
+
+/* Decodes a frame with our decoder and (when present) libzstd and checks
+ * that each gives want[0..n).  window_log_max, when not 0, raises both
+ * decoders' window limit (ours then decodes through a context, not the
+ * one-shot call).  A prefix (history before the frame, as a raw
+ * dictionary is) goes to libzstd alone: ours is skipped then, as it takes
+ * history only as a dictionary. */
+static inline void zt_check_decodes_ex(const uint8_t *frame, size_t fsize, const uint8_t *want,
+                                       size_t n, int window_log_max, const uint8_t *prefix,
+                                       size_t prefix_size, const char *what)
+{
+    uint8_t *out = zt_malloc(n + 1);
+    size_t r;
+    if (!prefix_size) {
+        if (window_log_max) {
+            xc_zstd_dctx *d = xc_zstd_dctx_new();
+            assert_non_null(d);
+            assert_int_equal(xc_zstd_dctx_set(d, XC_ZSTD_D_WINDOW_LOG_MAX, window_log_max), 0);
+            r = xc_zstd_decompress_dctx(d, out, n + 1, frame, fsize);
+            xc_zstd_dctx_free(d);
+        } else {
+            r = xc_zstd_decompress(out, n + 1, frame, fsize);
+        }
+        if (xc_is_error(r) || r != n || (n && memcmp(out, want, n) != 0)) {
+            print_error("%s: our decoder gave %s (%zu of %zu bytes)\n", what,
+                        xc_is_error(r) ? xc_error_name(r) : "data", r, n);
+            fail();
+        }
+    }
+#ifdef XC_HAVE_LIBZSTD
+    memset(out, 0, n + 1);
+    ZSTD_DCtx *z = ZSTD_createDCtx();
+    assert_non_null(z);
+    if (window_log_max)
+        assert_false(ZSTD_isError(ZSTD_DCtx_setParameter(z, ZSTD_d_windowLogMax, window_log_max)));
+    if (prefix_size) assert_false(ZSTD_isError(ZSTD_DCtx_refPrefix(z, prefix, prefix_size)));
+    r = ZSTD_decompressDCtx(z, out, n + 1, frame, fsize);
+    ZSTD_freeDCtx(z);
+    if (ZSTD_isError(r) || r != n || (n && memcmp(out, want, n) != 0)) {
+        print_error("%s: libzstd gave %s (%zu of %zu bytes)\n", what,
+                    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "data", r, n);
+        fail();
+    }
+#else
+    (void)prefix;
+#endif
+    free(out);
+}
+
+/* The same with the decoders' defaults and no history. */
+static inline void zt_check_decodes(const uint8_t *frame, size_t fsize, const uint8_t *want,
+                                    size_t n, const char *what)
+{
+    zt_check_decodes_ex(frame, fsize, want, n, 0, NULL, 0, what);
+}
+
+/* ---- frames with a dictionary ------------------------------------------------- */
+
+/* A raw dictionary: 48 JSON records of their own seed, as content. */
+static inline uint8_t *zt_raw_dict(size_t *size)
+{
+    size_t sizes[48];
+    return zt_json_records(48, 7, sizes, size);
+}
+
+/* Decodes with our decoder holding dict (loaded, or as a ddict). */
+static inline void zt_dict_decode_ours(const void *dict, size_t dsize, const void *frame,
+                                       size_t n, const void *want, size_t wn, int use_ddict)
+{
+    xc_zstd_dctx *d = xc_zstd_dctx_new();
+    xc_zstd_ddict *dd = NULL;
+    assert_non_null(d);
+    if (use_ddict) {
+        dd = xc_zstd_ddict_new(dict, dsize);
+        assert_non_null(dd);
+        assert_int_equal(xc_zstd_dctx_ref_ddict(d, dd), 0);
+    } else {
+        assert_int_equal(xc_zstd_dctx_load_dictionary(d, dict, dsize), 0);
+    }
+    uint8_t *out = zt_malloc(wn + 1);
+    size_t const r = xc_zstd_decompress_dctx(d, out, wn + 1, frame, n);
+    if (xc_is_error(r)) print_error("decode: %s\n", xc_error_name(r));
+    assert_int_equal(r, wn);
+    assert_memory_equal(out, want, wn);
+    free(out);
+    xc_zstd_dctx_free(d);
+    xc_zstd_ddict_free(dd);
+}
+
+static inline void zt_dict_decode_libzstd(const void *dict, size_t dsize, const void *frame,
+                                          size_t n, const void *want, size_t wn)
+{
+#ifdef XC_HAVE_LIBZSTD
+    ZSTD_DCtx *z = ZSTD_createDCtx();
+    uint8_t *out = zt_malloc(wn + 1);
+    size_t const r = ZSTD_decompress_usingDict(z, out, wn + 1, frame, n, dict, dsize);
+    if (ZSTD_isError(r)) print_error("libzstd: %s\n", ZSTD_getErrorName(r));
+    assert_int_equal(r, wn);
+    assert_memory_equal(out, want, wn);
+    free(out);
+    ZSTD_freeDCtx(z);
+#else
+    (void)dict, (void)dsize, (void)frame, (void)n, (void)want, (void)wn;
+#endif
+}
+
+/* The frame names dictionary `id` (0: none) and decodes to want[0..wn)
+ * with dict, by our decoder (the dictionary loaded or as a ddict, by the
+ * frame size's parity) and by libzstd's. */
+static inline void zt_check_dict_frame(const void *dict, size_t dsize, const void *frame,
+                                       size_t n, const void *want, size_t wn, unsigned id)
+{
+    assert_int_equal(xc_zstd_frame_dict_id(frame, n), id);
+    zt_dict_decode_ours(dict, dsize, frame, n, want, wn, (int)(n & 1));
+    zt_dict_decode_libzstd(dict, dsize, frame, n, want, wn);
 }
 
 #endif

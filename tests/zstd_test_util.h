@@ -150,6 +150,25 @@ static inline void zt_gen_json(uint8_t *p, size_t n, uint64_t seed)
     }
 }
 
+/* `count` whole JSON records from `seed`, concatenated (malloc'ed), with
+ * each one's size in sizes[] and their sum in *total: small inputs alike
+ * enough for a dictionary to pay. */
+static inline uint8_t *zt_json_records(size_t count, uint64_t seed, size_t *sizes, size_t *total)
+{
+    uint8_t *p = malloc(count * 512 + 1);
+    assert_non_null(p);
+    uint64_t s = seed;
+    size_t len = 0;
+    char rec[512];
+    for (size_t i = 0; i < count; i++) {
+        sizes[i] = zt_gen_json_record(rec, sizeof rec, &s);
+        memcpy(p + len, rec, sizes[i]);
+        len += sizes[i];
+    }
+    *total = len;
+    return p;
+}
+
 /* Binary-like: little-endian records of slowly changing integers, with
  * stretches of noise, as in tables, images and object files. */
 static inline void zt_gen_binary(uint8_t *p, size_t n, uint64_t seed)

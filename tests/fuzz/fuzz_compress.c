@@ -10,33 +10,11 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fuzz_zstd_util.h"
 #include "xcodec.h"
-#ifdef XC_HAVE_LIBZSTD
-#  include <zstd.h>
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check_frame(const uint8_t *frame, size_t fsize, const uint8_t *src, size_t n)
-{
-    uint8_t *back = malloc(n ? n : 1);
-    if (!back) return;
-    size_t r = xc_zstd_decompress(back, n, frame, fsize);
-    if (xc_is_error(r) || r != n || (n && memcmp(back, src, n) != 0)) __builtin_trap();
-#ifdef XC_HAVE_LIBZSTD
-    r = ZSTD_decompress(back, n, frame, fsize);
-    if (ZSTD_isError(r) || r != n || (n && memcmp(back, src, n) != 0)) __builtin_trap();
-#endif
-    free(back);
-}
-
-static uint32_t next(uint32_t *s)
-{
-    *s = *s * 1103515245u + 12345u;
-    return *s >> 8;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -82,13 +60,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         xc_out_buffer out = {sframe, 0, 0};
         unsigned idle = 0;
         for (;;) {
-            size_t step_in = 1 + next(&seed) % (opt & 0x40 ? 64 : 70000);
-            size_t step_out = 1 + next(&seed) % (opt & 0x80 ? 32 : 70000);
+            size_t step_in = 1 + lcg_next(&seed) % (opt & 0x40 ? 64 : 70000);
+            size_t step_out = 1 + lcg_next(&seed) % (opt & 0x80 ? 32 : 70000);
             in.size = in.pos + (step_in < n - in.pos ? step_in : n - in.pos);
             out.size = out.pos + (step_out < cap - out.pos ? step_out : cap - out.pos);
-            xc_zstd_end_op op = in.size == n                           ? XC_ZSTD_E_END
-                                : (opt & 0x20) && next(&seed) % 4 == 0 ? XC_ZSTD_E_FLUSH
-                                                                       : XC_ZSTD_E_CONTINUE;
+            xc_zstd_end_op op = in.size == n                               ? XC_ZSTD_E_END
+                                : (opt & 0x20) && lcg_next(&seed) % 4 == 0 ? XC_ZSTD_E_FLUSH
+                                                                           : XC_ZSTD_E_CONTINUE;
             size_t before = in.pos + out.pos;
             size_t r = xc_zstd_compress_stream(cctx, &out, &in, op);
             if (xc_is_error(r)) __builtin_trap();

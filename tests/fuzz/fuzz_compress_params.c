@@ -12,36 +12,14 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
+#include "fuzz_zstd_util.h"
 #include "xcodec.h"
-#ifdef XC_HAVE_LIBZSTD
-#  include <zstd.h>
-#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define HEADER 12
 #define CONTENT_MAX ((size_t)128 << 10)
-
-static void check_frame(const uint8_t *frame, size_t fsize, const uint8_t *src, size_t n)
-{
-    uint8_t *back = malloc(n ? n : 1);
-    if (!back) return;
-    size_t r = xc_zstd_decompress(back, n, frame, fsize);
-    if (xc_is_error(r) || r != n || (n && memcmp(back, src, n) != 0)) __builtin_trap();
-#ifdef XC_HAVE_LIBZSTD
-    r = ZSTD_decompress(back, n, frame, fsize);
-    if (ZSTD_isError(r) || r != n || (n && memcmp(back, src, n) != 0)) __builtin_trap();
-#endif
-    free(back);
-}
-
-static uint32_t next(uint32_t *s)
-{
-    *s = *s * 1103515245u + 12345u;
-    return *s >> 8;
-}
 
 /* 0 (the default) for about a quarter of the byte values, else a value in
  * [lo, hi]. */
@@ -63,12 +41,12 @@ static size_t stream(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *s
     xc_out_buffer out = {dst, 0, 0};
     unsigned idle = 0;
     for (;;) {
-        size_t step_in = 1 + next(&seed) % (seed & 0x100 ? 100 : 40000);
-        size_t step_out = 1 + next(&seed) % (seed & 0x200 ? 50 : 40000);
+        size_t step_in = 1 + lcg_next(&seed) % (seed & 0x100 ? 100 : 40000);
+        size_t step_out = 1 + lcg_next(&seed) % (seed & 0x200 ? 50 : 40000);
         in.size = in.pos + (step_in < n - in.pos ? step_in : n - in.pos);
         out.size = out.pos + (step_out < cap - out.pos ? step_out : cap - out.pos);
         xc_zstd_end_op op = in.size == n                          ? XC_ZSTD_E_END
-                            : flushes && next(&seed) % 8 == 0 ? XC_ZSTD_E_FLUSH
+                            : flushes && lcg_next(&seed) % 8 == 0 ? XC_ZSTD_E_FLUSH
                                                                   : XC_ZSTD_E_CONTINUE;
         size_t before = in.pos + out.pos;
         size_t r = xc_zstd_compress_stream(c, &out, &in, op);
