@@ -270,6 +270,18 @@ typedef struct {
 typedef size_t (*xc_zstd_block_fn)(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                    const uint8_t *src, size_t size);
 
+/* The body of a finder's entry point: runs the copy in table[copy][mls -
+ * lo] (table is [2][hi - lo + 1]: the plain copies, then the second ones;
+ * XC_ZFINDER) for the match state's flag and min_match clamped to lo..hi.
+ * Every finder hashes a few positions ahead of the one it searches, so a
+ * block too short for that is all literals. */
+#define XC_ZFINDER_RUN(table, lo, hi)                                                       \
+    do {                                                                                    \
+        if (size < XC_ZSTD_HASH_READ + 4) return size;                                      \
+        unsigned const xc_mls_ = XC_MIN(XC_MAX(ms->p.min_match, (lo)), (hi));               \
+        return (table)[ms->bmi2 != 0][xc_mls_ - (lo)](ms, ss, rep, src, size);              \
+    } while (0)
+
 /* The match finder of a strategy, or NULL when this build has none yet
  * (xc_zstd_adapt_params() never selects such a strategy). */
 XC_HIDDEN xc_zstd_block_fn xc_zstd_block_fn_for(unsigned strategy);

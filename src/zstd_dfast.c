@@ -189,7 +189,5 @@ size_t xc_zstd_dfast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], con
         {dfast_4, dfast_5, dfast_6, dfast_7},
         {dfast_4_bmi2, dfast_5_bmi2, dfast_6_bmi2, dfast_7_bmi2},
     };
-    if (size < XC_ZSTD_HASH_READ + 4) return size;
-    unsigned mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
-    return variants[ms->bmi2 != 0][mls - 4](ms, ss, rep, src, size);
+    XC_ZFINDER_RUN(variants, 4u, 7u);
 }

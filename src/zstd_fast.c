@@ -203,15 +203,12 @@ XC_ZFINDER(fast_7_1, fast_body(ms, ss, rep, src, size, 7, 1))
 size_t xc_zstd_fast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src,
                     size_t size)
 {
+    /* [accelerated][copy][min_match - 4] */
     static const xc_zstd_block_fn variants[2][2][4] = {
-        {{fast_4_0, fast_5_0, fast_6_0, fast_7_0}, {fast_4_1, fast_5_1, fast_6_1, fast_7_1}},
-        {{fast_4_0_bmi2, fast_5_0_bmi2, fast_6_0_bmi2, fast_7_0_bmi2},
+        {{fast_4_0, fast_5_0, fast_6_0, fast_7_0},
+         {fast_4_0_bmi2, fast_5_0_bmi2, fast_6_0_bmi2, fast_7_0_bmi2}},
+        {{fast_4_1, fast_5_1, fast_6_1, fast_7_1},
          {fast_4_1_bmi2, fast_5_1_bmi2, fast_6_1_bmi2, fast_7_1_bmi2}},
     };
-    /* The loop needs a few positions before the end of the block to hash
-     * ahead; a block this short is all literals. */
-    if (size < XC_ZSTD_HASH_READ + 4) return size;
-    unsigned mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
-    int accel = ms->p.target_length > 0;
-    return variants[ms->bmi2 != 0][accel][mls - 4](ms, ss, rep, src, size);
+    XC_ZFINDER_RUN(variants[ms->p.target_length > 0], 4u, 7u);
 }

@@ -333,9 +333,7 @@ size_t xc_zstd_dfast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3]
         {dfast_dict_4, dfast_dict_5, dfast_dict_6, dfast_dict_7},
         {dfast_dict_4_bmi2, dfast_dict_5_bmi2, dfast_dict_6_bmi2, dfast_dict_7_bmi2},
     };
-    if (size < XC_ZSTD_HASH_READ + 4) return size;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
-    return variants[ms->bmi2 != 0][mls - 4](ms, ss, rep, src, size);
+    XC_ZFINDER_RUN(variants, 4u, 7u);
 }
 
 XC_ZFINDER(fast_dict_4, fast_dict_body(ms, ss, rep, src, size, 4))
@@ -350,7 +348,5 @@ size_t xc_zstd_fast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
         {fast_dict_4, fast_dict_5, fast_dict_6, fast_dict_7},
         {fast_dict_4_bmi2, fast_dict_5_bmi2, fast_dict_6_bmi2, fast_dict_7_bmi2},
     };
-    if (size < XC_ZSTD_HASH_READ + 4) return size;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 7u);
-    return variants[ms->bmi2 != 0][mls - 4](ms, ss, rep, src, size);
+    XC_ZFINDER_RUN(variants, 4u, 7u);
 }

@@ -234,9 +234,7 @@ typedef xc_zstd_block_fn lazy_variants[2][3];
 
 static size_t run_variant(const lazy_variants *v, XC_ZFINDER_ARGS)
 {
-    if (size < XC_ZSTD_HASH_READ + 4) return size;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    return (*v)[ms->bmi2 != 0][mls - 4](ms, ss, rep, src, size);
+    XC_ZFINDER_RUN(*v, 4u, 6u);
 }
 
 size_t xc_zstd_greedy(XC_ZFINDER_ARGS)

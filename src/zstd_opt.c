@@ -243,14 +243,14 @@ XC_ZFINDER(btultra_6, opt_body(ms, ss, rep, src, size, 6, 1))
 static size_t opt_dispatch(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                            const uint8_t *src, size_t size, int ultra)
 {
+    /* [ultra][copy][min_match - 3] */
     static const xc_zstd_block_fn variants[2][2][4] = {
-        {{btopt_3, btopt_4, btopt_5, btopt_6}, {btultra_3, btultra_4, btultra_5, btultra_6}},
-        {{btopt_3_bmi2, btopt_4_bmi2, btopt_5_bmi2, btopt_6_bmi2},
+        {{btopt_3, btopt_4, btopt_5, btopt_6},
+         {btopt_3_bmi2, btopt_4_bmi2, btopt_5_bmi2, btopt_6_bmi2}},
+        {{btultra_3, btultra_4, btultra_5, btultra_6},
          {btultra_3_bmi2, btultra_4_bmi2, btultra_5_bmi2, btultra_6_bmi2}},
     };
-    if (size < XC_ZSTD_HASH_READ + 4) return size;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 3u), 6u);
-    return variants[ms->bmi2 != 0][ultra][mls - 3](ms, ss, rep, src, size);
+    XC_ZFINDER_RUN(variants[ultra != 0], 3u, 6u);
 }
 
 size_t xc_zstd_btopt(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src,
