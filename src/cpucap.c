@@ -64,6 +64,8 @@ const struct xc_inet_variant xc_inet_variants[] = {
 #if defined(XC_ARCH_X64)
     {"x64-avx2", xc_inet_sum_x64_avx2, XC_CPU_X64_AVX2},
     {"x64-avx512", xc_inet_sum_x64_avx512, XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2},
+    {"x64-avx512vnni", xc_inet_sum_x64_avx512vnni,
+     XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2 | XC_CPU_X64_VNNI},
 #elif defined(XC_ARCH_ARM64)
     {"arm64-neon", xc_inet_sum_arm64_neon, XC_CPU_ARM64_NEON},
 #endif
@@ -77,6 +79,14 @@ struct tier {
     unsigned features; /* everything this tier may use */
 };
 
+/* Features a tier may use without requiring them: a CPU that lacks them
+ * is still of that tier, and its kernels that need them are not chosen. */
+#if defined(XC_ARCH_X64)
+#  define XC_TIER_OPTIONAL XC_CPU_X64_VNNI
+#else
+#  define XC_TIER_OPTIONAL 0u
+#endif
+
 #if defined(XC_ARCH_X64)
 #  define XC_ARCH_NAME "x64"
 static const struct tier tiers[] = {
@@ -85,7 +95,7 @@ static const struct tier tiers[] = {
     {"pclmul", XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL},
     {"avx2", XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX2 | XC_CPU_X64_BMI2},
     {"avx512", XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX2 | XC_CPU_X64_BMI2 |
-                   XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL},
+                   XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL | XC_CPU_X64_VNNI},
 };
 #elif defined(XC_ARCH_ARM64)
 #  define XC_ARCH_NAME "arm64"
@@ -117,6 +127,7 @@ static const struct {
     {XC_CPU_X64_SSE42, "sse42"},   {XC_CPU_X64_PCLMUL, "pclmul"},
     {XC_CPU_X64_AVX2, "avx2"},     {XC_CPU_X64_BMI2, "bmi2"},
     {XC_CPU_X64_AVX512, "avx512"}, {XC_CPU_X64_VPCLMUL, "vpclmul"},
+    {XC_CPU_X64_VNNI, "vnni"},
     {XC_CPU_ARM64_NEON, "neon"},   {XC_CPU_ARM64_CRC, "crc"},
     {XC_CPU_ARM64_PMULL, "pmull"}, {XC_CPU_ARM64_SHA3, "sha3"},
 };
@@ -149,6 +160,7 @@ static unsigned detect(void)
         !!x->avx512dq)
         f |= XC_CPU_X64_AVX512;
     if ((f & XC_CPU_X64_AVX512) && !!x->vpclmulqdq) f |= XC_CPU_X64_VPCLMUL;
+    if ((f & XC_CPU_X64_AVX512) && !!x->avx512vnni) f |= XC_CPU_X64_VNNI;
 #elif defined(XC_ARCH_ARM64) && defined(__linux__)
     const unsigned long hw = getauxval(AT_HWCAP);
     if (hw & XC_HWCAP_ASIMD) f |= XC_CPU_ARM64_NEON;
@@ -190,7 +202,7 @@ static void init(void)
     /* The tier in force is the highest one whose features are all there. */
     size_t tier_index = 0;
     for (size_t i = 0; i <= cap_index; i++)
-        if ((tiers[i].features & active_features) == tiers[i].features) tier_index = i;
+        if ((tiers[i].features & ~XC_TIER_OPTIONAL & ~active_features) == 0) tier_index = i;
     active_tier = tiers[tier_index].name;
     /* Features above the tier in force are dropped, so that the cap really
      * means "this tier and below" on CPUs with odd feature mixes. */

@@ -100,6 +100,22 @@ static inline uint32_t xc_crc32c_xpow8n_soft(uint64_t n)
  * latency on Zen 4) between every two dependent crc32q. */
 #  define XC_CRC32C_WORD_X64(c, w) _mm_crc32_u64((c), (w))
 
+/* One step of the three scalar streams beside a vector region: each of
+ * c0, c1, c2 takes the next `bytes` bytes (a multiple of 8) of its own
+ * stream s0, s1, s2, and the pointers move past them.  The three chains are
+ * independent, so the crc32q unit overlaps them with the vector folds. */
+#  define XC_CRC32C_X64_STREAMS3(c0, c1, c2, s0, s1, s2, bytes)                            \
+      do {                                                                                   \
+          for (size_t i_ = 0; i_ < (bytes); i_ += 8) {                                       \
+              (c0) = XC_CRC32C_WORD_X64((c0), xc_read_le64((s0) + i_));                      \
+              (c1) = XC_CRC32C_WORD_X64((c1), xc_read_le64((s1) + i_));                      \
+              (c2) = XC_CRC32C_WORD_X64((c2), xc_read_le64((s2) + i_));                      \
+          }                                                                                  \
+          (s0) += (bytes);                                                                   \
+          (s1) += (bytes);                                                                   \
+          (s2) += (bytes);                                                                   \
+      } while (0)
+
 #  define XC_HW_NAME(op) xc_crc32c_x64_##op
 #  define XC_HW_TARGET_CRC XC_TARGET("sse4.2")
 #  define XC_HW_TARGET_MUL XC_TARGET("sse4.2,pclmul")

@@ -128,28 +128,14 @@ PCLMUL_TARGET XC_FORCE_INLINE uint32_t mixed(uint32_t c, const uint8_t *p, size_
     __m128i x0 = load(q), x1 = load(q + 16), x2 = load(q + 32), x3 = load(q + 48);
     x0 = e % 4 ? prefix(x0, p, e % 4, c) : _mm_xor_si128(x0, _mm_cvtsi32_si128((int)c));
     q += 64;
-    for (size_t i = 0; i < 8 * WORDS; i += 8) {
-        c0 = XC_CRC32C_WORD_X64(c0, xc_read_le64(s0 + i));
-        c1 = XC_CRC32C_WORD_X64(c1, xc_read_le64(s1 + i));
-        c2 = XC_CRC32C_WORD_X64(c2, xc_read_le64(s2 + i));
-    }
-    s0 += 8 * WORDS;
-    s1 += 8 * WORDS;
-    s2 += 8 * WORDS;
+    XC_CRC32C_X64_STREAMS3(c0, c1, c2, s0, s1, s2, 8 * WORDS);
     for (size_t j = 1; j < m; j++) {
         x0 = fold(x0, k64, load(q));
         x1 = fold(x1, k64, load(q + 16));
         x2 = fold(x2, k64, load(q + 32));
         x3 = fold(x3, k64, load(q + 48));
         q += 64;
-        for (size_t i = 0; i < 8 * WORDS; i += 8) {
-            c0 = XC_CRC32C_WORD_X64(c0, xc_read_le64(s0 + i));
-            c1 = XC_CRC32C_WORD_X64(c1, xc_read_le64(s1 + i));
-            c2 = XC_CRC32C_WORD_X64(c2, xc_read_le64(s2 + i));
-        }
-        s0 += 8 * WORDS;
-        s1 += 8 * WORDS;
-        s2 += 8 * WORDS;
+        XC_CRC32C_X64_STREAMS3(c0, c1, c2, s0, s1, s2, 8 * WORDS);
     }
     for (size_t j = e / 4; j > 0; j--, q += 64) {
         x0 = fold(x0, k64, load(q));
