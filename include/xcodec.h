@@ -127,7 +127,7 @@ XC_API const char *xc_error_string(enum xc_error code);
 /*
  * xc_cpucap_describe() returns a static string naming the architecture, the
  * features detected, the tier in force and the cap requested, for example
- * "arch=x64 features=sse42,pclmul,avx2,bmi2,avx512,vpclmul tier=avx512 cap=none".
+ * "arch=x64 features=sse42,pclmul,avx2,bmi2,avx512,vpclmul,vnni tier=avx512 cap=none".
  * Thread-safe.
  */
 XC_API const char *xc_cpucap_describe(void);
@@ -484,6 +484,7 @@ typedef enum {
     XC_ZSTD_C_DICT_ID = 202,      /* 0 or 1 (default 1): write the ID of the frame's dictionary
                                      (1, 2 or 4 bytes; none for raw content or without one);
                                      0 leaves it out: decoders then need to be told which */
+    XC_ZSTD_C_BLOCK_SPLITTER = 210, /* 0 auto (default), 1 on, 2 off: see below */
     /* Long-distance matching, numbered as libzstd's ZSTD_c_* (see below). */
     XC_ZSTD_C_LONG_DISTANCE = 160,    /* 0 auto (default), 1 on, 2 off */
     XC_ZSTD_C_LDM_HASH_LOG = 161,     /* 6..30, 0 = window_log - 7 */
@@ -507,6 +508,20 @@ typedef enum {
  * bytes.  Frames with windows above 2^27 need a decoder told to accept
  * them (XC_ZSTD_D_WINDOW_LOG_MAX, libzstd's ZSTD_d_windowLogMax or
  * `zstd --long=N`).
+ */
+
+/*
+ * The block splitter (XC_ZSTD_C_BLOCK_SPLITTER) cuts a block whose
+ * statistics change part way (text, then a table of numbers, then text)
+ * into several blocks, each with its own Huffman and FSE tables, when its
+ * estimates say that the pieces cost less than the whole; the result is
+ * checked, and the block is never larger than it would be without the
+ * splitter.  The default (0) switches it on, as libzstd does, for the
+ * optimal strategies (btopt and up) with windows of 2^17 or more: level 16
+ * and up, level 13 and up on inputs of at most 256 KiB, never on inputs of
+ * 64 KiB or less (whose window is smaller).  It costs a few percent of
+ * compression speed there.  1 switches it on for every strategy and
+ * window, 2 off.
  */
 
 /*

@@ -10,8 +10,9 @@
  * repeat offsets of a formatted dictionary.  It is never written after
  * creation, so any number of contexts in any number of threads may read it.
  *
- * Small one-shot frames of the fast and dfast strategies search the
- * dictionary's tables in place (zstd_fast_dict.c).  Other frames are
+ * Small one-shot frames of the fast to btlazy2 strategies search the
+ * dictionary's tables in place (zstd_fast_dict.c, zstd_lazy_dict.c).
+ * Other frames are
  * compressed from the context's window buffer with the content placed
  * right before the input, so every match finder sees one contiguous
  * history and needs no dictionary-aware variant; the frame uses the
@@ -94,11 +95,18 @@ XC_HIDDEN void xc_zstd_fill_fast(xc_zmatch_state *ms, const uint8_t *iend);
 XC_HIDDEN void xc_zstd_fill_dfast(xc_zmatch_state *ms, const uint8_t *iend);
 
 /* zstd_fast_dict.c: the fast and dfast finders for a frame whose
- * ms->dict is set (tables of the same logs and min_match as the
- * dictionary's). */
+ * ms->dict is set (the dictionary's min_match, tables no larger than
+ * the dictionary's). */
 XC_HIDDEN size_t xc_zstd_fast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                    const uint8_t *src, size_t size);
 XC_HIDDEN size_t xc_zstd_dfast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                     const uint8_t *src, size_t size);
+/* zstd_lazy_dict.c: the greedy, lazy and lazy2 finders over rows, and
+ * btlazy2, for a frame whose ms->dict is set (the frame's rows as wide as
+ * the dictionary's; its tables may be smaller). */
+XC_HIDDEN size_t xc_zstd_lazy_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                   const uint8_t *src, size_t size);
+XC_HIDDEN size_t xc_zstd_btlazy2_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                      const uint8_t *src, size_t size);
 
 #endif /* XC_ZSTD_CDICT_H */

@@ -305,17 +305,25 @@ static int is_rle(const uint8_t *p, size_t n)
 size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
                               size_t size, int last)
 {
+    uint32_t rep[3] = {c->rep[0], c->rep[1], c->rep[2]};
     if (size >= MIN_COMPRESSED_BLOCK) {
         xc_zseqstore *const ss = &c->ss;
-        uint32_t rep[3] = {c->rep[0], c->rep[1], c->rep[2]};
-        unsigned commit = 0;
-        size_t csize = 0;
-
         ss->nb_seq = 0;
         ss->lit_end = ss->lit;
         size_t const tail = c->ldm_on ? xc_zldm_block(c, rep, src, size)
                                       : c->finder(&c->ms, ss, rep, src, size);
         xc_zstore_last_literals(ss, src + size - tail, tail);
+        if (xc_zstd_split_active(c)) return xc_zstd_split_emit(c, dst, cap, src, size, last, rep);
+    }
+    return xc_zstd_emit_block(c, dst, cap, src, size, last, rep);
+}
+
+size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
+                          size_t size, int last, const uint32_t rep[3])
+{
+    if (size >= MIN_COMPRESSED_BLOCK) {
+        unsigned commit = 0;
+        size_t csize = 0;
 
         if (cap > XC_ZSTD_BLOCK_HEADER) {
             csize = xc_zstd_encode_block_body(c, dst + XC_ZSTD_BLOCK_HEADER,
@@ -444,6 +452,10 @@ size_t xc_zstd_cctx_set(xc_zstd_cctx *c, xc_zstd_cparam param, int value)
     case XC_ZSTD_C_DICT_ID:
         RETURN_ERROR_IF(value != 0 && value != 1, BAD_PARAMETER);
         c->dict_id_flag = value;
+        return 0;
+    case XC_ZSTD_C_BLOCK_SPLITTER:
+        RETURN_ERROR_IF(value < 0 || value > 2, BAD_PARAMETER);
+        c->block_split = value;
         return 0;
     case XC_ZSTD_C_LONG_DISTANCE:
     case XC_ZSTD_C_LDM_HASH_LOG:

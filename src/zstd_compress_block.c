@@ -517,3 +517,71 @@ size_t xc_zstd_encode_block_body(xc_zstd_cctx *c, uint8_t *dst, size_t cap, size
     *commit = lit_commit | seq_commit;
     return total;
 }
+
+/* ---- estimates for the block splitter ------------------------------------------------- */
+
+void xc_zstd_seq_codes(xc_zseqstore *ss)
+{
+    for (size_t i = 0; i < ss->nb_seq; i++) {
+        ss->ll_code[i] = (uint8_t)ll_code(ss->seq[i].lit_len);
+        ss->ml_code[i] = (uint8_t)ml_code(ss->seq[i].match_len - 3);
+        ss->of_code[i] = (uint8_t)xc_highbit32(ss->seq[i].off_value);
+    }
+}
+
+/* The same choice as choose_table(), priced only: the cheapest of the
+ * predefined, repeat and new tables (a new one with its description), or
+ * RLE's byte, plus the extra bits, which no mode changes. */
+size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64], size_t nb)
+{
+    const xc_zentropy *const e = &c->ent;
+    size_t bits = 8 * (size_t)(nb < 128 ? 1 : nb < 0x7F00 ? 2 : 3);
+    if (nb == 0) return bits;
+    bits += 8; /* the modes byte */
+    for (unsigned t = 0; t < 3; t++) {
+        const unsigned *const cnt = count[t];
+        unsigned max = seq_types[t].max_code, most = 0;
+        while (max > 0 && cnt[max] == 0) max--;
+        for (unsigned s = 0; s <= max; s++) {
+            unsigned const extra = t == XC_ZT_LL ? ll_extra[s] : t == XC_ZT_ML ? ml_extra[s] : s;
+            bits += (size_t)cnt[s] * extra;
+            most = XC_MAX(most, cnt[s]);
+        }
+        int const default_ok = max <= seq_types[t].max_symbol;
+        if (most == nb) {
+            bits += default_ok && nb <= 2 ? 0 : 8;
+            continue;
+        }
+        size_t best = SIZE_MAX;
+        if (default_ok)
+            best = norm_cost_bits(seq_types[t].norm, seq_types[t].max_symbol, seq_types[t].log,
+                                  cnt, max);
+        if (e->fse_valid[t]) {
+            unsigned const cur = e->fse_cur[t];
+            best = XC_MIN(best, norm_cost_bits(e->norm[t][cur], e->norm_max[t][cur],
+                                               e->norm_log[t][cur], cnt, max));
+        }
+        int16_t norm[64];
+        uint8_t desc[XC_ZSTD_NCOUNT_MAX];
+        unsigned const log = xc_fse_optimal_table_log(seq_types[t].max_log, nb, max);
+        size_t const r = xc_fse_normalize(norm, log, cnt, nb, max, nb >= 2048);
+        if (!xc_iserr(r) && r != 0) {
+            size_t const d = xc_fse_write_ncount(desc, sizeof desc, norm, max, log);
+            if (!xc_iserr(d)) best = XC_MIN(best, norm_cost_bits(norm, max, log, cnt, max) + 8 * d);
+        }
+        /* Unreachable with a valid histogram (a new table codes anything);
+         * a flat price keeps the estimate finite regardless. */
+        bits += best != SIZE_MAX ? best : nb * seq_types[t].max_log;
+    }
+    return bits;
+}
+
+size_t xc_zstd_entropy_bits(const unsigned *count, unsigned max, size_t total)
+{
+    if (total == 0) return 0;
+    uint64_t q8 = 0;
+    unsigned const whole = log2_q8((uint32_t)total);
+    for (unsigned s = 0; s <= max; s++)
+        if (count[s]) q8 += (uint64_t)count[s] * (whole - log2_q8(count[s]));
+    return (size_t)(q8 >> 8);
+}

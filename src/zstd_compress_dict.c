@@ -13,8 +13,10 @@
  * is history before the frame).  The tables come from the prepared
  * dictionary, whose indices are the same.
  *
- * Small one-shot frames of the fast and dfast strategies do not use this
- * layout: they search the dictionary's tables in place (zstd_fast_dict.c).
+ * Small one-shot frames of the fast to btlazy2 strategies do not use this
+ * layout: they search the dictionary's tables in place (zstd_fast_dict.c,
+ * zstd_lazy_dict.c), up to libzstd's size cut-offs for that (attach_finder
+ * below).
  *
  * What a frame costs.  The window buffer keeps the content between frames,
  * and for the fast and searching strategies the tables are put back to the
@@ -261,9 +263,29 @@ size_t xc_zstd_dict_prepare(xc_zstd_cctx *c)
 
 /* ---- frames ---------------------------------------------------------------------------- */
 
+/* Inputs of at least 128 KiB and 6 times the content, when their size is
+ * known, get the level's parameters for their size, and the content goes
+ * into fresh tables at the start of the frame (xc_zstd_dict_frame_begin):
+ * the dictionary's tables are planned for small inputs (a short minimum
+ * match, small hash tables), which cost ratio on large ones, and there the
+ * fill costs at most a sixth of the input.  libzstd draws the same line. */
+#define LOAD_MIN_INPUT ((uint64_t)128 << 10)
+#define LOAD_MIN_TIMES_CONTENT 6
+
+static int loads_content(const xc_zstd_cdict *cd, uint64_t src_size)
+{
+    return src_size != XC_ZSTD_SIZE_UNKNOWN && src_size >= LOAD_MIN_INPUT &&
+           src_size / LOAD_MIN_TIMES_CONTENT >= cd->content_size;
+}
+
 xc_zstd_cparams xc_zstd_dict_frame_params(const xc_zstd_cctx *c, uint64_t src_size)
 {
     const xc_zstd_cdict *cd = c->cdict;
+    if (loads_content(cd, src_size)) {
+        uint64_t const span = src_size + cd->content_size;
+        xc_zstd_cparams const p = xc_zstd_level_params(cd->level, span);
+        return xc_zstd_adapt_params(xc_zstd_override_params(p, &c->req), span);
+    }
     xc_zstd_cparams p = cd->p;
     if (c->req.window_log) {
         /* As asked, unless that would change the table layout (row search
@@ -371,31 +393,42 @@ size_t xc_zstd_dict_frame_begin(xc_zstd_cctx *c)
         return 0;
     }
     size_t const n = cd->content_size;
-    /* The frame's tables must be laid out as the dictionary's (see
-     * xc_zstd_cdict_build, which keeps the row-search choice stable). */
-    RETURN_ERROR_IF(c->ms.hash_size != cd->ms.hash_size || c->ms.chain_size != cd->ms.chain_size ||
-                        c->ms.row_log != cd->ms.row_log || c->ms.hash3_size != cd->ms.hash3_size ||
-                        c->tables_cap < cd->table_words,
-                    GENERIC);
     if (!still_held(c, c->held_content_key, c->held_content_frame, cd) ||
         c->held_content_cap != c->in_cap)
         memcpy(c->in_buf, cd->content, n);
-    if (!still_held(c, c->held_tables_key, c->held_tables_frame, cd) ||
-        c->held_tables_at != c->tables)
+    /* Long-distance matching keeps its own view of the frame's indices,
+     * which the content before the input changes: frames with a dictionary
+     * go without. */
+    c->ldm_on = 0;
+    c->ms.dict = NULL;
+    /* The frame copies the dictionary's tables when it has their parameters
+     * (xc_zstd_dict_frame_params; xc_zstd_cdict_build keeps the layout
+     * stable as the window grows); otherwise it fills its own from the
+     * content, at the indices xc_zstd_cframe_begin chose. */
+    c->dict_tables_copied =
+        c->p.strategy == cd->p.strategy && c->p.hash_log == cd->p.hash_log &&
+        c->p.chain_log == cd->p.chain_log && c->p.search_log == cd->p.search_log &&
+        c->p.min_match == cd->p.min_match && c->ms.hash_size == cd->ms.hash_size &&
+        c->ms.chain_size == cd->ms.chain_size && c->ms.row_log == cd->ms.row_log &&
+        c->ms.hash3_size == cd->ms.hash3_size && c->tables_cap >= cd->table_words;
+    if (c->dict_tables_copied && (!still_held(c, c->held_tables_key, c->held_tables_frame, cd) ||
+                                  c->held_tables_at != c->tables))
         memcpy(c->tables, cd->tables, cd->table_words * sizeof(uint32_t));
     /* Until the frame ends well, neither is known to hold the dictionary. */
     c->held_content_key = 0;
     c->held_tables_key = 0;
+    if (!c->dict_tables_copied) {
+        xc_zstd_fill_fn const fill = xc_zstd_fill_fn_for(c->p.strategy);
+        RETURN_ERROR_IF(!fill, GENERIC);
+        fill(&c->ms, c->in_buf + n);
+        install_entropy(c, cd);
+        return n;
+    }
     /* Every index word of the tables is now below the next frame's start. */
     c->tables_clean =
         cd->ms.row_log ? cd->ms.hash_size
                        : cd->ms.hash_size + cd->ms.chain_size + cd->ms.hash3_size;
     c->next_start = (uint32_t)c->in_size + 2;
-
-    /* Long-distance matching keeps its own view of the frame's indices,
-     * which the layout above changes: frames with a dictionary go without. */
-    c->ldm_on = 0;
-    c->ms.dict = NULL;
     c->ms.base = c->in_buf - 1;
     c->ms.start = 1;
     c->ms.next_to_update = cd->ms.next_to_update;
@@ -416,6 +449,7 @@ void xc_zstd_dict_frame_end(xc_zstd_cctx *c)
     c->held_content_key = cd->key;
     c->held_content_frame = c->frame_no;
     c->held_content_cap = c->in_cap;
+    if (!c->dict_tables_copied) return;
 
     /* Putting the cells back costs two hashes per input byte (fast and
      * dfast), or two hashes and up to a row (rows); past the tables' size,
@@ -451,24 +485,72 @@ void xc_zstd_dict_frame_end(xc_zstd_cctx *c)
  * attached rather than copied (libzstd's cut-offs as well). */
 #define ATTACH_FAST_MAX ((size_t)8 << 10)
 #define ATTACH_DFAST_MAX ((size_t)16 << 10)
+#define ATTACH_LAZY_MAX ((size_t)32 << 10)
+/* The fewest rows an attached frame of greedy, lazy or lazy2 gets: 2^4. */
+#define FRAME_ROWS_MIN_LOG 4
 
-/* A one-shot frame of the fast or dfast strategy with the dictionary attached
- * (zstd_fast_dict.c): straight from src, no copy of anything but the
+/* The finder that searches cd's tables in place for an input of n bytes,
+ * or NULL when the frame should place the content before the input. */
+static xc_zstd_block_fn attach_finder(const xc_zstd_cdict *cd, size_t n)
+{
+    unsigned const s = cd->p.strategy;
+    if (s == XC_ZSTRAT_FAST && cd->p.target_length == 0 && n <= ATTACH_FAST_MAX)
+        return xc_zstd_fast_dict;
+    if (s == XC_ZSTRAT_DFAST && n <= ATTACH_DFAST_MAX) return xc_zstd_dfast_dict;
+    /* Rows only (the dictionary's build guarantees them for these). */
+    if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2 && cd->ms.row_log && n <= ATTACH_LAZY_MAX)
+        return xc_zstd_lazy_dict;
+    if (s == XC_ZSTRAT_BTLAZY2 && n <= ATTACH_LAZY_MAX) return xc_zstd_btlazy2_dict;
+    return NULL;
+}
+
+/* A one-shot frame with the dictionary attached (zstd_fast_dict.c,
+ * zstd_lazy_dict.c): straight from src, no copy of anything but the
  * entropy tables. */
 static size_t compress_attached(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
-                                size_t n)
+                                size_t n, xc_zstd_block_fn finder)
 {
     const xc_zstd_cdict *cd = c->cdict;
-    xc_zstd_cparams const p = xc_zstd_cframe_params(c, n);
+    xc_zstd_cparams p = xc_zstd_cframe_params(c, n);
+    int const own_tables = finder == xc_zstd_lazy_dict || finder == xc_zstd_btlazy2_dict;
+    if (finder == xc_zstd_lazy_dict) {
+        /* The frame's rows only hold its own positions: about two cells
+         * per position (as libzstd sizes a frame's hash for its input),
+         * never fewer than 2^FRAME_ROWS_MIN_LOG rows. */
+        unsigned log = FRAME_ROWS_MIN_LOG + cd->ms.row_log;
+        while (log < p.hash_log && ((size_t)1 << log) < 2 * n) log++;
+        p.hash_log = log;
+    } else if (finder == xc_zstd_btlazy2_dict) {
+        /* Two buckets per position, and a tree whose links no position of
+         * the frame outlives (two words per position, zstd_search_bt.h). */
+        unsigned log = 6;
+        while (((size_t)1 << log) < n) log++;
+        p.hash_log = XC_MIN(p.hash_log, log + 1);
+        p.chain_log = XC_MIN(p.chain_log, log + 2);
+    } else {
+        /* fast, dfast: two cells per position in each of the frame's
+         * tables, indexed by the top bits of the dictionary's hashes
+         * (zstd_fast_dict.c); the dictionary's sizes (up to 384 KiB at
+         * level 3) would cost a cache miss per position. */
+        unsigned log = 6;
+        while (((size_t)1 << log) < n) log++;
+        p.hash_log = XC_MIN(p.hash_log, log + 1);
+        p.chain_log = XC_MIN(p.chain_log, log + 1);
+    }
     FORWARD_IF_ERROR(xc_zstd_cframe_begin(c, &p, src, n));
-    RETURN_ERROR_IF(n > c->block_max, GENERIC); /* see the caller */
+    /* See the caller; the window only ever grows from the dictionary's,
+     * which keeps the table layout (xc_zstd_cdict_build).  The rows
+     * searched in place must be as wide as the frame's. */
+    RETURN_ERROR_IF(n > c->block_max || c->ms.row_log != cd->ms.row_log ||
+                        (!own_tables && c->ms.hash_size > cd->ms.hash_size),
+                    GENERIC);
     c->ldm_on = 0; /* as in xc_zstd_dict_frame_begin */
     c->ms.dict = cd;
-    c->finder = cd->p.strategy == XC_ZSTRAT_FAST ? xc_zstd_fast_dict : xc_zstd_dfast_dict;
+    c->finder = finder;
     install_entropy(c, cd);
     size_t const h = xc_zstd_write_frame_header(c, dst, cap, n);
     FORWARD_IF_ERROR(h);
-    /* n <= ATTACH_FAST_MAX fits one block. */
+    /* n <= ATTACH_LAZY_MAX fits one block. */
     size_t const b = xc_zstd_compress_block(c, dst + h, cap - h, src, n, 1);
     FORWARD_IF_ERROR(b);
     entropy_end(c);
@@ -489,12 +571,11 @@ size_t xc_zstd_compress_with_dict(xc_zstd_cctx *c, void *dst, size_t dst_cap, co
 {
     FORWARD_IF_ERROR(xc_zstd_dict_prepare(c));
     const xc_zstd_cdict *cd = c->cdict;
-    unsigned const s = cd->p.strategy;
-    if (((s == XC_ZSTRAT_FAST && cd->p.target_length == 0 && src_size <= ATTACH_FAST_MAX) ||
-         (s == XC_ZSTRAT_DFAST && src_size <= ATTACH_DFAST_MAX)) &&
-        cd->content_size >= XC_ZSTD_HASH_READ && !c->req.window_log &&
+    xc_zstd_block_fn const finder = attach_finder(cd, src_size);
+    if (finder && cd->content_size >= XC_ZSTD_HASH_READ && !c->req.window_log &&
         ((uint64_t)1 << xc_zstd_cframe_params(c, src_size).window_log) >= src_size)
-        return compress_attached(c, (uint8_t *)dst, dst_cap, (const uint8_t *)src, src_size);
+        return compress_attached(c, (uint8_t *)dst, dst_cap, (const uint8_t *)src, src_size,
+                                 finder);
     xc_out_buffer out = {dst, dst_cap, 0};
     xc_in_buffer in = {src, src_size, 0};
     c->pledged = src_size;

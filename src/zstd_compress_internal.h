@@ -282,6 +282,43 @@ typedef size_t (*xc_zstd_block_fn)(xc_zmatch_state *ms, xc_zseqstore *ss, uint32
         return (table)[ms->bmi2 != 0][xc_mls_ - (lo)](ms, ss, rep, src, size);              \
     } while (0)
 
+/* Finders whose second copy differs from the first in SIMD code (the row
+ * search's tag comparison): on x64 XC_ZFINDER, whose second copy has BMI2
+ * (and SSE2, which every x64 CPU has); on Arm64 two plain copies, the
+ * second with NEON, chosen by the same flag (cpucap.c sets it there on the
+ * tiers above portable). */
+#if defined(XC_ARCH_ARM64)
+#  define XC_ZFINDER_SIMD(name, call)                                                       \
+    static size_t name(XC_ZFINDER_ARGS)                                                     \
+    {                                                                                       \
+        int const xc_simd = 0;                                                              \
+        return call;                                                                        \
+    }                                                                                       \
+    static size_t name##_bmi2(XC_ZFINDER_ARGS)                                              \
+    {                                                                                       \
+        int const xc_simd = 1;                                                              \
+        return call;                                                                        \
+    }
+#else
+#  define XC_ZFINDER_SIMD(name, call) XC_ZFINDER(name, call)
+#endif
+
+/* Copies name_4, name_5, name_6 of a search finder whose body is
+ * fn(ms, ss, rep, src, size, min_match, ..., xc_simd), and the table of
+ * them that xc_zfinder_run_mls() takes ([simd copy][min_match - 4]). */
+#define XC_ZFINDER_MLS(name, fn, ...)                                                       \
+    XC_ZFINDER_SIMD(name##_4, fn(ms, ss, rep, src, size, 4, __VA_ARGS__, xc_simd))          \
+    XC_ZFINDER_SIMD(name##_5, fn(ms, ss, rep, src, size, 5, __VA_ARGS__, xc_simd))          \
+    XC_ZFINDER_SIMD(name##_6, fn(ms, ss, rep, src, size, 6, __VA_ARGS__, xc_simd))
+#define XC_ZFINDER_MLS_TABLE(name)                                                          \
+    {{name##_4, name##_5, name##_6}, {name##_4_bmi2, name##_5_bmi2, name##_6_bmi2}}
+typedef xc_zstd_block_fn xc_zfinder_mls_table[2][3];
+
+static inline size_t xc_zfinder_run_mls(const xc_zfinder_mls_table *t, XC_ZFINDER_ARGS)
+{
+    XC_ZFINDER_RUN(*t, 4u, 6u);
+}
+
 /* The match finder of a strategy, or NULL when this build has none yet
  * (xc_zstd_adapt_params() never selects such a strategy). */
 XC_HIDDEN xc_zstd_block_fn xc_zstd_block_fn_for(unsigned strategy);
@@ -493,6 +530,21 @@ XC_HIDDEN void xc_zstd_opt_free(xc_zmatch_state *ms);
 #define XC_ZCOMMIT_FSE_NEW 2u   /* << type */
 #define XC_ZCOMMIT_FSE_DROP 16u /* << type */
 
+/* What a block may change in the state the decoder shares with the
+ * encoder: the tables in force (the other slots are scratch), the repeat
+ * offsets and the first-block flag.  The block splitter saves it to try a
+ * split and return to the state before it (zstd_block_split.c). */
+typedef struct {
+    xc_huf_ctable huf;
+    xc_fse_ctable fse[3];
+    int16_t norm[3][64];
+    uint8_t norm_log[3], norm_max[3];
+    uint8_t huf_cur, huf_valid;
+    uint8_t fse_cur[3], fse_valid[3];
+    uint32_t rep[3];
+    int first_block;
+} xc_zsplit_saved;
+
 /* ---- the context --------------------------------------------------------------- */
 
 enum {
@@ -515,6 +567,11 @@ struct xc_zstd_cctx_s {
     unsigned ldm_hash_log, ldm_min_match, ldm_bucket_log, ldm_rate_log;
     int ldm_on;
     struct xc_zldm_s *ldm;
+    /* The block splitter (zstd_block_split.c): requested (0 auto, 1 on,
+     * 2 off), and the states it may return to while it compares a split
+     * block with the whole. */
+    int block_split;
+    xc_zsplit_saved split_saved[2];
 
     /* ---- the frame being written ---- */
     xc_zstd_cparams p;        /* in force */
@@ -565,6 +622,7 @@ struct xc_zstd_cctx_s {
     uint64_t held_tables_key;      /* the dictionary whose tables `tables` holds */
     uint64_t held_tables_frame;
     const uint32_t *held_tables_at;
+    int dict_tables_copied;        /* this frame began from a copy of the dictionary's tables */
     uint64_t held_entropy_key;     /* the dictionary whose tables the entropy slots in force hold */
     uint64_t held_entropy_frame;
     uint32_t held_entropy_slots;
@@ -628,6 +686,31 @@ XC_HIDDEN size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst,
 XC_HIDDEN size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
                                         const uint8_t *src, size_t size, int last);
 
+/* Writes the block src[0..size) whose sequences and literals c->ss holds
+ * (when size >= 7; smaller blocks go out raw), as the smallest of a
+ * compressed, RLE or raw block; rep holds the repeat offsets after its
+ * sequences, which become c->rep if it goes out compressed.  Returns the
+ * bytes written or XC_ERROR(DST_TOO_SMALL). */
+XC_HIDDEN size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
+                                    const uint8_t *src, size_t size, int last,
+                                    const uint32_t rep[3]);
+
+/* ---- zstd_block_split.c: the block splitter --------------------------------- */
+
+/* Whether blocks of the frame in progress go through the splitter. */
+static inline int xc_zstd_split_active(const xc_zstd_cctx *c)
+{
+    if (c->block_split == 0)
+        return c->p.strategy >= XC_ZSTRAT_BTOPT && c->p.window_log >= 17;
+    return c->block_split == 1;
+}
+
+/* xc_zstd_emit_block() for a parsed block of size >= 7, which may go out
+ * as several blocks when that is smaller; the same result and errors. */
+XC_HIDDEN size_t xc_zstd_split_emit(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
+                                    const uint8_t *src, size_t size, int last,
+                                    const uint32_t rep[3]);
+
 /* ---- zstd_compress_dict.c: frames with a dictionary ------------------------- */
 
 /* Prepares a loaded dictionary again when the level or parameters changed;
@@ -669,6 +752,18 @@ XC_HIDDEN void xc_zstd_entropy_reset(xc_zentropy *e);
 /* Builds the predefined tables and resets; once per context.  Returns 0 or
  * an error from the entropy layer (a bug). */
 XC_HIDDEN size_t xc_zstd_entropy_init_defaults(xc_zentropy *e);
+
+/* Estimates for the block splitter.  xc_zstd_seq_codes() fills the code
+ * arrays of c->ss for all its sequences; xc_zstd_estimate_seq_bits() prices
+ * in bits the sequences section of nb sequences whose codes have the
+ * histograms count[XC_ZT_*][0..63] (modes chosen as the encoder would
+ * against the tables in force, extra bits and header included). */
+XC_HIDDEN void xc_zstd_seq_codes(xc_zseqstore *ss);
+XC_HIDDEN size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64],
+                                           size_t nb);
+/* The bits an ideal coder spends on count[0..max] (total symbols): the
+ * sum of count[s] * log2(total / count[s]). */
+XC_HIDDEN size_t xc_zstd_entropy_bits(const unsigned *count, unsigned max, size_t total);
 
 /* ---- zstd_compress_literals.c ---------------------------------------------- */
 

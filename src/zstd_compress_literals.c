@@ -82,6 +82,15 @@ static size_t min_literals_to_compress(unsigned strategy, int can_repeat)
     return can_repeat ? 6 : (size_t)8 << shift;
 }
 
+/* Whether ct has a code for each of lit[0..n). */
+static int codes_every_byte(const xc_huf_ctable *ct, const uint8_t *lit, size_t n)
+{
+    unsigned missing = 0;
+    for (size_t i = 0; i < n; i++)
+        missing |= (lit[i] > ct->max_symbol) | ((ct->elt[lit[i]] & 0xFF) == 0);
+    return !missing;
+}
+
 size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *lit,
                                size_t n, unsigned *commit)
 {
@@ -96,29 +105,29 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
     if (n < min_literals_to_compress(strategy, e->huf_valid))
         return xc_zstd_literals_raw(dst, cap, lit, n);
 
-    unsigned const largest = xc_hist_count(count, &max_symbol, lit, n);
-    if (largest == n) return literals_rle(dst, cap, lit[0], n);
-    if (largest <= (n >> 7) + 4) return xc_zstd_literals_raw(dst, cap, lit, n);
-
     size_t const lh = 3 + (n >= 1024) + (n >= 16384);
-    RETURN_ERROR_IF(cap < lh + 1, DST_TOO_SMALL);
-    uint8_t *const body = dst + lh;
-    size_t const body_cap = cap - lh;
-
     const xc_huf_ctable *prev = &e->huf[e->huf_cur];
-    int const can_repeat = e->huf_valid && xc_huf_valid_for(prev, count, max_symbol);
-    const xc_huf_ctable *ct;
+    const xc_huf_ctable *ct = prev;
     uint8_t table[XC_HUF_TABLE_BOUND];
     size_t table_size = 0;
-    int treeless;
+    int treeless = 1;
 
     /* Every choice below depends on the literals alone, never on how much
      * room dst has: a smaller destination may only turn success into
-     * XC_ERROR(DST_TOO_SMALL), not into different bytes. */
-    if (can_repeat && strategy < XC_ZSTRAT_LAZY && n <= 1024) {
-        ct = prev;
-        treeless = 1;
-    } else {
+     * XC_ERROR(DST_TOO_SMALL), not into different bytes.
+     *
+     * Small sections at the fast levels reuse the tree in force (a
+     * dictionary's, typically) whenever it has a code for every byte they
+     * hold, with no histogram: counting, and the choices it feeds, would
+     * cost more than they could gain there (libzstd makes the same call for
+     * a table it knows to be complete).  Checking the bytes against the
+     * tree costs n lookups, less than clearing a histogram. */
+    if (!(e->huf_valid && strategy < XC_ZSTRAT_LAZY && n <= 1024 &&
+          codes_every_byte(prev, lit, n))) {
+        unsigned const largest = xc_hist_count(count, &max_symbol, lit, n);
+        if (largest == n) return literals_rle(dst, cap, lit[0], n);
+        if (largest <= (n >> 7) + 4) return xc_zstd_literals_raw(dst, cap, lit, n);
+        int const can_repeat = e->huf_valid && xc_huf_valid_for(prev, count, max_symbol);
         xc_huf_ctable *const fresh = &e->huf[e->huf_cur ^ 1];
         size_t const depth = xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
         FORWARD_IF_ERROR(depth);
@@ -142,6 +151,10 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
             treeless = 0;
         }
     }
+
+    RETURN_ERROR_IF(cap < lh + 1, DST_TOO_SMALL);
+    uint8_t *const body = dst + lh;
+    size_t const body_cap = cap - lh;
 
     /* The streams go to a scratch area when dst is short, so that their
      * size decides between raw and Huffman whatever the room. */

@@ -115,9 +115,10 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
         uint32_t const cur = (uint32_t)(src - base);
         if (cur > s.next + 384) s.next = cur - XC_MIN(192u, cur - s.next - 384);
     }
-    if (kind == SEARCH_ROW)
+    if (kind == SEARCH_ROW) {
+        if (src == frame_p) row_frame_begin(&s, size);
         row_fill_cache(&s, iend, mls);
-    else if (kind == SEARCH_BT)
+    } else if (kind == SEARCH_BT)
         bt_fill_cache(&s, iend, mls);
     else
         hc_fill_cache(&s, iend, mls);
@@ -193,30 +194,9 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
     return (size_t)(iend - anchor);
 }
 
-/* On Arm64 the second copy differs from the first only in the NEON tag
- * comparison (XC_ZFINDER has a single copy there).  Like the x64 one, it
- * runs when the match state's bmi2 flag is set, which comes from
- * xc_kernels.zstd_bmi2: the tier policy in cpucap.c decides. */
-#if defined(XC_ARCH_ARM64)
-#  define LAZY_FINDER(name, call)                                                           \
-    static size_t name(XC_ZFINDER_ARGS)                                                     \
-    {                                                                                       \
-        int const xc_simd = 0;                                                              \
-        return call;                                                                        \
-    }                                                                                       \
-    static size_t name##_bmi2(XC_ZFINDER_ARGS)                                              \
-    {                                                                                       \
-        int const xc_simd = 1;                                                              \
-        return call;                                                                        \
-    }
-#else
-#  define LAZY_FINDER(name, call) XC_ZFINDER(name, call)
-#endif
-
-#define LAZY_MLS(name, kind, depth)                                                          \
-    LAZY_FINDER(name##_4, lazy_body(ms, ss, rep, src, size, 4, kind, depth, xc_simd))        \
-    LAZY_FINDER(name##_5, lazy_body(ms, ss, rep, src, size, 5, kind, depth, xc_simd))        \
-    LAZY_FINDER(name##_6, lazy_body(ms, ss, rep, src, size, 6, kind, depth, xc_simd))
+/* The second copy of each finder is the BMI2 one on x64 and the NEON one
+ * on Arm64 (XC_ZFINDER_SIMD). */
+#define LAZY_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth)
 
 LAZY_MLS(greedy_hc, SEARCH_HC, 0)
 LAZY_MLS(greedy_row, SEARCH_ROW, 0)
@@ -226,39 +206,31 @@ LAZY_MLS(lazy2_hc, SEARCH_HC, 2)
 LAZY_MLS(lazy2_row, SEARCH_ROW, 2)
 LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
 
-#define LAZY_TABLE(name)                                                                     \
-    {{name##_4, name##_5, name##_6}, {name##_4_bmi2, name##_5_bmi2, name##_6_bmi2}}
-
-/* [simd copy][min_match - 4] */
-typedef xc_zstd_block_fn lazy_variants[2][3];
-
-static size_t run_variant(const lazy_variants *v, XC_ZFINDER_ARGS)
-{
-    XC_ZFINDER_RUN(*v, 4u, 6u);
-}
-
 size_t xc_zstd_greedy(XC_ZFINDER_ARGS)
 {
-    static const lazy_variants hc = LAZY_TABLE(greedy_hc), row = LAZY_TABLE(greedy_row);
-    return run_variant(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
+    static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(greedy_hc),
+                                      row = XC_ZFINDER_MLS_TABLE(greedy_row);
+    return xc_zfinder_run_mls(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
 }
 
 size_t xc_zstd_lazy(XC_ZFINDER_ARGS)
 {
-    static const lazy_variants hc = LAZY_TABLE(lazy_hc), row = LAZY_TABLE(lazy_row);
-    return run_variant(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
+    static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(lazy_hc),
+                                      row = XC_ZFINDER_MLS_TABLE(lazy_row);
+    return xc_zfinder_run_mls(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
 }
 
 size_t xc_zstd_lazy2(XC_ZFINDER_ARGS)
 {
-    static const lazy_variants hc = LAZY_TABLE(lazy2_hc), row = LAZY_TABLE(lazy2_row);
-    return run_variant(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
+    static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(lazy2_hc),
+                                      row = XC_ZFINDER_MLS_TABLE(lazy2_row);
+    return xc_zfinder_run_mls(ms->row_log ? &row : &hc, ms, ss, rep, src, size);
 }
 
 size_t xc_zstd_btlazy2(XC_ZFINDER_ARGS)
 {
-    static const lazy_variants bt = LAZY_TABLE(btlazy2_bt);
-    return run_variant(&bt, ms, ss, rep, src, size);
+    static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_bt);
+    return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
 }
 
 /* ---- filling the tables ahead of a block (dictionaries) ------------------ */

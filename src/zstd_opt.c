@@ -271,9 +271,9 @@ size_t xc_zstd_btultra(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
  * inserted again. */
 static void forget_positions(xc_zmatch_state *ms, uint32_t from, uint32_t to)
 {
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 3u), 6u);
+    unsigned const key = bt_key_bytes(XC_MIN(XC_MAX(ms->p.min_match, 3u), 6u));
     for (uint32_t i = from; i < to; i++) {
-        ms->hash_table[xc_zhash(ms->base + i, ms->p.hash_log, mls)] = 0;
+        ms->hash_table[xc_zhash(ms->base + i, ms->p.hash_log, key)] = 0;
         if (ms->hash3_size) ms->hash3_table[xc_zhash(ms->base + i, ms->hash3_log, 3)] = 0;
     }
     ms->next_to_update = from;

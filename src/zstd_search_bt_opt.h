@@ -5,20 +5,21 @@
  * larger distance.  Included by zstd_opt.c; everything here is static and
  * force-inlined, working on a local xc_zbt.
  *
- * The tree.  Positions with the same hash of min_match bytes form a binary
- * search tree ordered by the bytes that follow them (lexicographically, as
- * suffixes), newest at the root, whose head is in the hash table.  Each
- * position owns two cells of the chain table, at 2 * (index & mask): the
- * roots of its subtrees of smaller and larger suffixes.  Inserting a
- * position walks down from the root as in a search and splits the tree
- * along the way: every node met goes to the new position's smaller or
- * larger side, and the walk continues into that node's child that lies
- * towards the new position.  Because the walk descends by suffix order,
- * the nodes met are those sharing the longest prefixes with the new
- * position, closest first, which is why one walk both inserts and finds
- * the matches.  Two lower bounds (the bytes known to be shared with every
- * node left on the smaller side, and with those on the larger side) let a
- * comparison start past the common prefix instead of at byte 0.
+ * The tree.  Positions with the same hash of their first bytes (min_match
+ * of them, at least 4: see bt_key_bytes) form a binary search tree ordered
+ * by the bytes that follow them (lexicographically, as suffixes), newest at
+ * the root, whose head is in the hash table.  Each position owns two cells
+ * of the chain table, at 2 * (index & mask): the roots of its subtrees of
+ * smaller and larger suffixes.  Inserting a position walks down from the
+ * root as in a search and splits the tree along the way: every node met
+ * goes to the new position's smaller or larger side, and the walk continues
+ * into that node's child that lies towards the new position.  Because the
+ * walk descends by suffix order, the nodes met are those sharing the
+ * longest prefixes with the new position, closest first, which is why one
+ * walk both inserts and finds the matches.  Two lower bounds (the bytes
+ * known to be shared with every node left on the smaller side, and with
+ * those on the larger side) let a comparison start past the common prefix
+ * instead of at byte 0.
  *
  * Limits.  A walk visits at most 2^search_log nodes; the subtrees it does
  * not reach are cut off (their cells set to 0, an invalid index), which
@@ -41,6 +42,12 @@
 
 #include "zstd_opt_price.h"
 
+#if defined(XC_ARCH_X64)
+#  include <emmintrin.h>
+#elif defined(XC_ARCH_ARM64) && !XC_BIG_ENDIAN
+#  include <arm_neon.h>
+#endif
+
 typedef struct {
     const uint8_t *base;
     uint32_t *head;       /* hash_table */
@@ -55,6 +62,11 @@ typedef struct {
     uint32_t sufficient;  /* a match this long ends the search */
     uint32_t next;        /* next_to_update */
     uint32_t next3;       /* first position not yet in head3 */
+    /* Every byte from run_from to run_end equals the one run_dist before
+     * it (see bt_count); run_dist 0 when nothing is known. */
+    const uint8_t *run_from;
+    const uint8_t *run_end;
+    size_t run_dist;
 } xc_zbt;
 
 static inline void bt_open(xc_zbt *s, const xc_zmatch_state *ms)
@@ -72,7 +84,17 @@ static inline void bt_open(xc_zbt *s, const xc_zmatch_state *ms)
     s->sufficient = XC_MIN(XC_MAX(ms->p.target_length, 1u), XC_ZOPT_NUM - 1);
     s->next = ms->next_to_update;
     s->next3 = ms->next_to_update;
+    s->run_from = s->run_end = NULL;
+    s->run_dist = 0;
 }
+
+/* The bytes hashed to pick a position's tree: min_match, except that
+ * with min_match 3 the trees are keyed on 4 bytes.  A tree of every
+ * position sharing 3 bytes is deep in tabular or binary data (kennedy.xls:
+ * nearly twice the nodes per walk), and of its 3-byte matches only a close
+ * one saves anything over literals; the 3-byte hash table supplies that
+ * one. */
+XC_FORCE_INLINE unsigned bt_key_bytes(unsigned mls) { return mls == 3 ? 4 : mls; }
 
 XC_FORCE_INLINE uint32_t bt_low_for(const xc_zbt *s, uint32_t cur)
 {
@@ -114,25 +136,85 @@ XC_FORCE_INLINE int bt_link(uint32_t **smaller, uint32_t **larger, size_t *commo
     return 1;
 }
 
-/* xc_zcount() two words a round.  In repetitive input a tree walk compares
- * matches thousands of bytes long (up to the block's end), and there the
- * loop's exit branch, not the loads, sets the pace; for short matches the
- * second load is wasted but costs little. */
-XC_FORCE_INLINE size_t bt_count(const uint8_t *ip, const uint8_t *match, const uint8_t *iend)
+/* xc_zcount() for the walks.  Most steps of a walk in a large tree stop
+ * within the first word (the common prefix is known, and the next byte
+ * usually differs), so that word is read alone: reading more would often
+ * touch a second cache line of a match that is not in cache.  In
+ * repetitive input, though, a walk compares matches thousands of bytes
+ * long (up to the block's end), and there the loop's exit branch sets the
+ * pace: 32 bytes a round, with SSE2 or NEON (both baseline on their
+ * architectures) or four words elsewhere.  The count is exact either way,
+ * so the trees, and the frames, are the same on every host.
+ *
+ * In a block that repeats with some period, the walks of many positions
+ * compare against the previous period all the way to the block's end
+ * (html_x_4: 680 such comparisons of 82 KB on average make 80% of the
+ * bytes compared at level 16).  One such comparison proves the bytes from
+ * its start to the end equal to those one distance back, so the last one
+ * is remembered in s, and a later comparison at the same distance that
+ * starts inside that stretch is answered at once, with the same count. */
+XC_FORCE_INLINE size_t bt_count(xc_zbt *s, const uint8_t *ip, const uint8_t *match,
+                                const uint8_t *iend)
 {
     const uint8_t *const start = ip;
-    while (XC_LIKELY(ip + 16 <= iend)) {
+    if (XC_UNLIKELY(ip + 8 > iend)) return xc_zcount(ip, match, iend);
+    {
+        uint64_t const d = xc_read64(ip) ^ xc_read64(match);
+        if (d) return (XC_BIG_ENDIAN ? xc_clz64(d) : xc_ctz64(d)) >> 3;
+    }
+    size_t const dist = (size_t)(ip - match);
+    if (dist == s->run_dist && ip >= s->run_from && iend == s->run_end)
+        return (size_t)(iend - start);
+    ip += 8;
+    match += 8;
+    while (ip + 32 <= iend) {
+#if defined(XC_ARCH_X64)
+        __m128i const e0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)ip),
+                                          _mm_loadu_si128((const __m128i *)(const void *)match));
+        __m128i const e1 =
+            _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(ip + 16)),
+                           _mm_loadu_si128((const __m128i *)(const void *)(match + 16)));
+        uint32_t const same = (uint32_t)_mm_movemask_epi8(e0) |
+                              ((uint32_t)_mm_movemask_epi8(e1) << 16);
+        if (same != 0xFFFFFFFFu) return (size_t)(ip - start) + xc_ctz64(~(uint64_t)same);
+#elif defined(XC_ARCH_ARM64) && !XC_BIG_ENDIAN
+        uint8x16_t const e0 = vceqq_u8(vld1q_u8(ip), vld1q_u8(match));
+        uint8x16_t const e1 = vceqq_u8(vld1q_u8(ip + 16), vld1q_u8(match + 16));
+        if (vminvq_u8(vandq_u8(e0, e1)) != 0xFF) {
+            /* Narrowing each 16-bit lane by 4 leaves 4 bits per byte, all
+             * ones where the bytes agree: a 64-bit mask per half. */
+            uint64_t const m0 =
+                vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(e0), 4)), 0);
+            if (m0 != ~(uint64_t)0) return (size_t)(ip - start) + (xc_ctz64(~m0) >> 2);
+            uint64_t const m1 =
+                vget_lane_u64(vreinterpret_u64_u8(vshrn_n_u16(vreinterpretq_u16_u8(e1), 4)), 0);
+            return (size_t)(ip - start) + 16 + (xc_ctz64(~m1) >> 2);
+        }
+#else
         uint64_t const d0 = xc_read64(ip) ^ xc_read64(match);
         uint64_t const d1 = xc_read64(ip + 8) ^ xc_read64(match + 8);
-        if (d0 | d1) {
-            uint64_t const d = d0 ? d0 : d1;
-            unsigned const bits = XC_BIG_ENDIAN ? xc_clz64(d) : xc_ctz64(d);
-            return (size_t)(ip - start) + (d0 ? 0u : 8u) + (bits >> 3);
+        uint64_t const d2 = xc_read64(ip + 16) ^ xc_read64(match + 16);
+        uint64_t const d3 = xc_read64(ip + 24) ^ xc_read64(match + 24);
+        if (d0 | d1 | d2 | d3) {
+            unsigned k = 0;
+            uint64_t d = d0;
+            if (!d) d = d1, k = 8;
+            if (!d) d = d2, k = 16;
+            if (!d) d = d3, k = 24;
+            return (size_t)(ip - start) + k +
+                   ((XC_BIG_ENDIAN ? xc_clz64(d) : xc_ctz64(d)) >> 3);
         }
-        ip += 16;
-        match += 16;
+#endif
+        ip += 32;
+        match += 32;
     }
-    return (size_t)(ip - start) + xc_zcount(ip, match, iend);
+    ip += xc_zcount(ip, match, iend);
+    if (ip == iend) {
+        s->run_from = start;
+        s->run_end = iend;
+        s->run_dist = dist;
+    }
+    return (size_t)(ip - start);
 }
 
 /* Inserts position cur (cur + 8 <= iend) into its tree.  Returns how far
@@ -143,7 +225,7 @@ XC_FORCE_INLINE uint32_t bt_insert_one(xc_zbt *s, uint32_t cur, const uint8_t *i
     const uint8_t *const ip = base + cur;
     uint32_t *const bt = s->bt;
     uint32_t const mask = s->bt_mask;
-    size_t const h = xc_zhash(ip, s->hash_log, mls);
+    size_t const h = xc_zhash(ip, s->hash_log, bt_key_bytes(mls));
     uint32_t m = s->head[h];
     uint32_t const low = bt_low_for(s, cur);
     uint32_t const reused_below = mask >= cur ? 0 : cur - mask;
@@ -155,10 +237,14 @@ XC_FORCE_INLINE uint32_t bt_insert_one(xc_zbt *s, uint32_t cur, const uint8_t *i
     uint32_t match_end = cur + 9; /* one past the furthest byte a match reached */
 
     s->head[h] = cur;
+    /* The next insertion is usually at cur + 1: let its hash head's miss
+     * overlap this walk. */
+    if (XC_LIKELY(ip + 1 + 8 <= iend))
+        XC_PREFETCH(s->head + xc_zhash(ip + 1, s->hash_log, bt_key_bytes(mls)));
     for (uint32_t n = s->compares; n && m >= low; n--) {
         uint32_t *const cells = bt + 2 * (m & mask);
         size_t len = XC_MIN(common_smaller, common_larger);
-        len += bt_count(ip + len, base + m + len, iend);
+        len += bt_count(s, ip + len, base + m + len, iend);
         if (len > best) {
             best = len;
             if (len > match_end - m) match_end = m + (uint32_t)len;
@@ -219,7 +305,7 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
     /* The parse usually asks for the next position soon: start loading
      * its hash heads now, so that the misses overlap this walk. */
     if (XC_LIKELY(ip + 1 + 8 <= iend)) {
-        XC_PREFETCH(s->head + xc_zhash(ip + 1, s->hash_log, mls));
+        XC_PREFETCH(s->head + xc_zhash(ip + 1, s->hash_log, bt_key_bytes(mls)));
         if (mls == 3) XC_PREFETCH(s->head3 + xc_zhash(ip + 1, s->hash3_log, 3));
     }
 
@@ -265,7 +351,7 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
 
     uint32_t *const bt = s->bt;
     uint32_t const mask = s->bt_mask;
-    size_t const h = xc_zhash(ip, s->hash_log, mls);
+    size_t const h = xc_zhash(ip, s->hash_log, bt_key_bytes(mls));
     uint32_t m = s->head[h];
     uint32_t const reused_below = mask >= cur ? 0 : cur - mask;
     uint32_t *smaller = bt + 2 * (cur & mask);
@@ -279,7 +365,7 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
         uint32_t *const cells = bt + 2 * (m & mask);
         const uint8_t *const match = base + m;
         size_t len = XC_MIN(common_smaller, common_larger);
-        len += bt_count(ip + len, match + len, iend);
+        len += bt_count(s, ip + len, match + len, iend);
         if (len > best) {
             if (len > match_end - m) match_end = m + (uint32_t)len;
             best = len;

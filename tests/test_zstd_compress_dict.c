@@ -183,6 +183,64 @@ static void test_sizes_and_windows(void **state)
     free(frame);
 }
 
+/* Large inputs of known size take the level's parameters and load the
+ * content into tables of their own, where the dictionary's tables (sized
+ * for small inputs) would cost ratio.  Frames alternate with small ones,
+ * which copy or attach the dictionary's tables again, so each path starts
+ * from what the other left behind.  A dictionary can only help such an
+ * input: its frame is not larger than the frame without one (plus a
+ * little), which the dictionary's own small tables would not achieve. */
+static void test_large_inputs(void **state)
+{
+    (void)state;
+    static const int lv[] = {1, 3, 5, 9, 13, 16, 19};
+    size_t const lv_count = xc_test_quick() ? 3 : sizeof lv / sizeof lv[0];
+    size_t dsize;
+    uint8_t *dict = zt_raw_dict(&dsize);
+    size_t const n = 200000;
+    assert_true(n / 6 >= dsize);
+    uint8_t *src = zt_make(ZT_JSON, n, 31);
+    for (size_t li = 0; li < lv_count; li++) {
+        xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, lv[li]);
+        assert_non_null(cd);
+        xc_zstd_cctx *plain = zt_new_cctx(lv[li]);
+        size_t plain_size;
+        free(zt_compress_oneshot(plain, src, n, &plain_size));
+        xc_zstd_cctx_free(plain);
+
+        xc_zstd_cctx *c = xc_zstd_cctx_new();
+        assert_int_equal(xc_zstd_cctx_ref_cdict(c, cd), 0);
+        for (int round = 0; round < 2; round++) {
+            size_t fsize;
+            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
+            if (fsize > plain_size + plain_size / 200)
+                print_error("level %d: %zu bytes with the dictionary, %zu without\n", lv[li],
+                            fsize, plain_size);
+            assert_true(fsize <= plain_size + plain_size / 200);
+            zt_check_dict_frame(dict, dsize, frame, fsize, src, n, 0);
+            free(frame);
+            /* A small input between them (the dictionary's own tables). */
+            frame = zt_compress_oneshot(c, src + 1000 * (size_t)round, 3000, &fsize);
+            zt_check_dict_frame(dict, dsize, frame, fsize, src + 1000 * (size_t)round, 3000, 0);
+            free(frame);
+            /* Streamed with the size pledged: the same frame as one-shot. */
+            size_t ssize, osize;
+            assert_int_equal(xc_zstd_cctx_set_pledged_size(c, n - 7), 0);
+            uint8_t *streamed = zt_compress_stream(c, src, n - 7, 4096, 0, 0, &ssize);
+            uint8_t *oneshot = zt_compress_oneshot(c, src, n - 7, &osize);
+            assert_int_equal(ssize, osize);
+            assert_memory_equal(streamed, oneshot, osize);
+            zt_check_dict_frame(dict, dsize, streamed, ssize, src, n - 7, 0);
+            free(streamed);
+            free(oneshot);
+        }
+        xc_zstd_cctx_free(c);
+        xc_zstd_cdict_free(cd);
+    }
+    free(dict);
+    free(src);
+}
+
 /* A formatted dictionary with another ID (the ID is not checked by any
  * checksum, so patching it keeps the dictionary valid). */
 static uint8_t *with_id(uint32_t id, size_t *size)
@@ -423,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_formatted),
         cmocka_unit_test(test_streaming),
         cmocka_unit_test(test_sizes_and_windows),
+        cmocka_unit_test(test_large_inputs),
         cmocka_unit_test(test_dict_id),
         cmocka_unit_test(test_corrupt),
 #ifdef XC_HAVE_LIBZSTD

@@ -270,4 +270,24 @@ static inline void zt_check_dict_frame(const void *dict, size_t dsize, const voi
     zt_dict_decode_libzstd(dict, dsize, frame, n, want, wn);
 }
 
+/* For tests that see the dictionary's internals (zstd_cdict.h, included
+ * before this file): the formatted dictionary with its repeat offsets
+ * replaced (RFC 8878 §5: the 12 bytes before the content).  Values above 3
+ * are taken as fractions v / 1024 of the content's size. */
+#ifdef XC_ZSTD_CDICT_H
+static inline uint8_t *zt_dict_with_reps(const uint8_t *dict, size_t dsize, const uint32_t want[3])
+{
+    xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, 1);
+    assert_non_null(cd);
+    size_t const at = (size_t)(cd->content - cd->buf) - 12;
+    size_t const content = cd->content_size;
+    xc_zstd_cdict_free(cd);
+    uint8_t *d = zt_malloc(dsize);
+    memcpy(d, dict, dsize);
+    for (unsigned i = 0; i < 3; i++)
+        xc_write_le32(d + at + 4 * i, want[i] > 3 ? (uint32_t)(content * want[i] / 1024) : want[i]);
+    return d;
+}
+#endif
+
 #endif
