@@ -21,7 +21,7 @@
 #define CUTOFF ((size_t)32 << 10)
 
 /* xxh64 of the sequences of every block the tests below parse with the
- * dictionary attached (see seq_digest), the same on every tier and ISA. */
+ * dictionary attached (see zt_seq_digest), the same on every tier and ISA. */
 #define EXPECTED_SEQ_DIGEST 0xe0ac58bab46d7ed3ull
 
 /* Whether small inputs are compressed with cd attached: greedy, lazy and
@@ -30,54 +30,6 @@
 static int attaches(const xc_zstd_cdict *cd)
 {
     return cd->p.strategy >= XC_ZSTRAT_GREEDY && cd->p.strategy <= XC_ZSTRAT_BTLAZY2;
-}
-
-/* Folds the sequences the last block's finder stored into *h, in a form
- * that does not depend on the host's byte order. */
-static void seq_digest(const xc_zstd_cctx *c, uint64_t *h)
-{
-    uint8_t b[12];
-    for (size_t i = 0; i < c->ss.nb_seq; i++) {
-        xc_write_le32(b, c->ss.seq[i].lit_len);
-        xc_write_le32(b + 4, c->ss.seq[i].match_len);
-        xc_write_le32(b + 8, c->ss.seq[i].off_value);
-        *h = xc_xxh64(b, sizeof b, *h);
-    }
-    xc_write_le32(b, (uint32_t)c->ss.nb_seq);
-    *h = xc_xxh64(b, 4, *h);
-}
-
-/* Compresses src with c (which references a cdict of `dict`) one-shot,
- * from a copy that ends at a guard page (a read past the input faults),
- * checks the frame through both decoders and, where the CPU has the second
- * copy of the finders, that the first copy writes the same bytes.  Returns
- * the frame's size; the frame is in out. */
-static size_t roundtrip(xc_zstd_cctx *c, const uint8_t *dict, size_t dsize, unsigned id,
-                        const uint8_t *src_in, size_t n, uint8_t *out, size_t cap,
-                        uint64_t *digest)
-{
-    uint8_t *const src = (uint8_t *)xc_guard_alloc(n);
-    assert_non_null(src);
-    if (n) memcpy(src, src_in, n);
-    c->ss.nb_seq = 0;
-    size_t const r = xc_zstd_compress_cctx(c, out, cap, src, n);
-    if (xc_is_error(r)) {
-        print_error("compress %zu bytes: %s\n", n, xc_error_name(r));
-        fail();
-    }
-    if (digest && c->ms.dict) seq_digest(c, digest);
-    zt_check_dict_frame(dict, dsize, out, r, src, n, id);
-    if (c->bmi2) {
-        uint8_t *plain = zt_malloc(cap);
-        c->bmi2 = 0;
-        size_t const p = xc_zstd_compress_cctx(c, plain, cap, src, n);
-        c->bmi2 = 1;
-        assert_int_equal(p, r);
-        assert_memory_equal(plain, out, r);
-        free(plain);
-    }
-    xc_guard_free(src);
-    return r;
 }
 
 static size_t bound(size_t n) { return xc_zstd_compress_bound(n) + 64; }
@@ -108,7 +60,7 @@ static void test_records(void **state)
                 /* Every fifth frame takes three records. */
                 size_t n = sizes[i];
                 if (i % 5 == 4 && i + 4 <= COUNT) n = sizes[i] + sizes[i + 1] + sizes[i + 2];
-                roundtrip(c, dict, dsize, id, src + off, n, out, bound(total), &digest);
+                zt_dict_roundtrip(c, dict, dsize, id, src + off, n, out, &digest);
                 assert_int_equal(c->ms.dict != NULL, attaches(cd));
                 off += sizes[i];
                 if (off >= total) break;
@@ -124,23 +76,6 @@ static void test_records(void **state)
     free(src);
     free(raw);
     free(out);
-}
-
-/* The first sequence that copies from the content into the input (source
- * before the frame, end inside it), or -1. */
-static long crossing_seq(const xc_zstd_cctx *c)
-{
-    size_t pos = 0;
-    for (size_t i = 0; i < c->ss.nb_seq; i++) {
-        const xc_zseq *s = &c->ss.seq[i];
-        pos += s->lit_len;
-        if (s->off_value > 3) {
-            size_t const off = s->off_value - 3;
-            if (off > pos && off - pos < s->match_len) return (long)i;
-        }
-        pos += s->match_len;
-    }
-    return -1;
 }
 
 /* Inputs only the content matches (slices of it), and one whose longest
@@ -161,14 +96,14 @@ static void test_content_matches(void **state)
         for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
             size_t const from = XC_MIN(at[i], dsize - 600);
             size_t const r =
-                roundtrip(c, dict, dsize, 0, dict + from, 600, out, bound(600), NULL);
+                zt_dict_roundtrip(c, dict, dsize, 0, dict + from, 600, out, NULL);
             /* One match or a few: header, block header, a sequence. */
             assert_true(r < 40);
         }
         /* The content's last 600 bytes, then its first 300. */
         memcpy(in, dict + dsize - 600, 600);
         memcpy(in + 600, dict, 300);
-        roundtrip(c, dict, dsize, 0, in, 900, out, bound(900), NULL);
+        zt_dict_roundtrip(c, dict, dsize, 0, in, 900, out, NULL);
 
         for (unsigned seed = 1; seed <= 4; seed++) {
             size_t const hn = 20 + 10 * seed, jn = 50;
@@ -181,8 +116,8 @@ static void test_content_matches(void **state)
             memcpy(in + n, in, hn);
             n += hn;
             for (size_t k = 0; k < 16; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
-            roundtrip(c, dict, dsize, 0, in, n, out, bound(n), NULL);
-            if (attaches(cd)) assert_true(crossing_seq(c) >= 0);
+            zt_dict_roundtrip(c, dict, dsize, 0, in, n, out, NULL);
+            if (attaches(cd)) assert_true(zt_crossing_seq(c) >= 0);
         }
         xc_zstd_cctx_free(c);
         xc_zstd_cdict_free(cd);
@@ -218,7 +153,7 @@ static void test_repeat_offsets(void **state)
                 size_t const n = 200;
                 memcpy(in + 1, dend - r0 + 1, n - 1);
                 in[0] = (uint8_t)(dend[-(ptrdiff_t)r0] ^ 0x55);
-                roundtrip(c, dict, fsize, id, in, n, out, bound(n), NULL);
+                zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
                 if (attaches(cd)) {
                     assert_true(c->ss.nb_seq >= 1);
                     assert_int_equal(c->ss.seq[0].lit_len, 1);
@@ -230,9 +165,9 @@ static void test_repeat_offsets(void **state)
             for (size_t period = 1; period <= 8; period++) {
                 size_t const n = 64 + period;
                 for (size_t k = 0; k < n; k++) in[k] = dend[-(ptrdiff_t)period + (ptrdiff_t)(k % period)];
-                roundtrip(c, dict, fsize, id, in, n, out, bound(n), NULL);
+                zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
                 memcpy(in, dend - 16, 16);
-                roundtrip(c, dict, fsize, id, in, n, out, bound(n), NULL);
+                zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
             }
             xc_zstd_cctx_free(c);
             xc_zstd_cdict_free(cd);
@@ -260,12 +195,12 @@ static void test_sizes(void **state)
         assert_true(cd && c);
         assert_int_equal(xc_zstd_cctx_ref_cdict(c, cd), 0);
         for (size_t i = 0; i < sizeof tiny / sizeof tiny[0]; i++) {
-            roundtrip(c, dict, dsize, 0, src, tiny[i], out, bound(tiny[i]), NULL);
+            zt_dict_roundtrip(c, dict, dsize, 0, src, tiny[i], out, NULL);
             /* Also the content's own first bytes. */
-            roundtrip(c, dict, dsize, 0, dict, tiny[i], out, bound(tiny[i]), NULL);
+            zt_dict_roundtrip(c, dict, dsize, 0, dict, tiny[i], out, NULL);
         }
         for (size_t n = CUTOFF - 1; n <= CUTOFF + 1; n++) {
-            roundtrip(c, dict, dsize, 0, src, n, out, bound(n), NULL);
+            zt_dict_roundtrip(c, dict, dsize, 0, src, n, out, NULL);
             assert_int_equal(c->ms.dict != NULL, attaches(cd) && n <= CUTOFF);
         }
         xc_zstd_cctx_free(c);

@@ -19,7 +19,7 @@
 #include "zstd_test_frames.h"
 
 /* xxh64 of the sequences of every block test_records parses with the
- * dictionary attached (see fold_seqs). */
+ * dictionary attached (see zt_seq_digest). */
 #define EXPECTED_SEQ_DIGEST 0xb5bb775a7b87e1c3ull
 
 static size_t bound(size_t n) { return xc_zstd_compress_bound(n) + 64; }
@@ -30,65 +30,6 @@ static size_t cutoff(const xc_zstd_cdict *cd)
     if (cd->p.strategy == XC_ZSTRAT_FAST && cd->p.target_length == 0) return (size_t)8 << 10;
     if (cd->p.strategy == XC_ZSTRAT_DFAST) return (size_t)16 << 10;
     return 0;
-}
-
-/* The sequences of the last block, in a byte-order-free form, into *h. */
-static void fold_seqs(const xc_zstd_cctx *c, uint64_t *h)
-{
-    uint8_t b[12];
-    for (size_t i = 0; i < c->ss.nb_seq; i++) {
-        xc_write_le32(b, c->ss.seq[i].lit_len);
-        xc_write_le32(b + 4, c->ss.seq[i].match_len);
-        xc_write_le32(b + 8, c->ss.seq[i].off_value);
-        *h = xc_xxh64(b, sizeof b, *h);
-    }
-    xc_write_le32(b, (uint32_t)c->ss.nb_seq);
-    *h = xc_xxh64(b, 4, *h);
-}
-
-/* One-shot compression of src with c, which references a cdict of dict;
- * the frame (in out) must decode through both decoders, and the plain copy
- * of the finders must write the same bytes as the BMI2 one where that
- * runs.  Returns the frame's size. */
-static size_t check_frame(xc_zstd_cctx *c, const uint8_t *dict, size_t dsize, unsigned id,
-                          const uint8_t *src, size_t n, uint8_t *out, uint64_t *digest)
-{
-    size_t const cap = bound(n);
-    c->ss.nb_seq = 0;
-    size_t const r = xc_zstd_compress_cctx(c, out, cap, src, n);
-    if (xc_is_error(r)) {
-        print_error("compress %zu bytes: %s\n", n, xc_error_name(r));
-        fail();
-    }
-    if (digest && c->ms.dict) fold_seqs(c, digest);
-    zt_check_dict_frame(dict, dsize, out, r, src, n, id);
-    if (c->bmi2) {
-        uint8_t *plain = zt_malloc(cap);
-        c->bmi2 = 0;
-        size_t const p = xc_zstd_compress_cctx(c, plain, cap, src, n);
-        c->bmi2 = 1;
-        assert_int_equal(p, r);
-        assert_memory_equal(plain, out, r);
-        free(plain);
-    }
-    return r;
-}
-
-/* The index of the first sequence whose source starts in the content and
- * ends in the input, or -1. */
-static long crossing(const xc_zstd_cctx *c)
-{
-    size_t pos = 0;
-    for (size_t i = 0; i < c->ss.nb_seq; i++) {
-        const xc_zseq *s = &c->ss.seq[i];
-        pos += s->lit_len;
-        if (s->off_value > 3) {
-            size_t const off = s->off_value - 3;
-            if (off > pos && off - pos < s->match_len) return (long)i;
-        }
-        pos += s->match_len;
-    }
-    return -1;
 }
 
 static void test_records(void **state)
@@ -118,7 +59,7 @@ static void test_records(void **state)
                 /* Levels that are not fast or dfast for this dictionary
                  * (level 4 with the small one) are another finder's. */
                 int const ours = cutoff(cd) > 0;
-                check_frame(c, dict, dsize, id, src + off, n, out, ours ? &digest : NULL);
+                zt_dict_roundtrip(c, dict, dsize, id, src + off, n, out, ours ? &digest : NULL);
                 if (ours) assert_non_null(c->ms.dict);
                 off += sizes[i];
             }
@@ -163,7 +104,7 @@ static void test_content_matches(void **state)
         static const size_t at[] = {0, 1, 777, 3000};
         for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
             size_t const from = XC_MIN(at[i], dsize - 500);
-            assert_true(check_frame(c, dict, dsize, 0, dict + from, 500, out, NULL) < 40);
+            assert_true(zt_dict_roundtrip(c, dict, dsize, 0, dict + from, 500, out, NULL) < 40);
         }
         /* The last 300, 64 and 24 bytes of the content: the fill reaches
          * every position whose 8 hashed bytes end by the content's end, so
@@ -171,7 +112,7 @@ static void test_content_matches(void **state)
          * literals at the end of the input. */
         static const size_t tail[] = {300, 64, 24};
         for (size_t i = 0; i < sizeof tail / sizeof tail[0]; i++) {
-            check_frame(c, dict, dsize, 0, dict + dsize - tail[i], tail[i], out, NULL);
+            zt_dict_roundtrip(c, dict, dsize, 0, dict + dsize - tail[i], tail[i], out, NULL);
             size_t matched = 0;
             for (size_t q = 0; q < c->ss.nb_seq; q++) matched += c->ss.seq[q].match_len;
             assert_true(matched + XC_ZSTD_HASH_READ >= tail[i]);
@@ -181,7 +122,7 @@ static void test_content_matches(void **state)
          * not here; both halves must still be found. */
         memcpy(in, dict + dsize - 500, 500);
         memcpy(in + 500, dict, 300);
-        assert_true(check_frame(c, dict, dsize, 0, in, 800, out, NULL) < 40);
+        assert_true(zt_dict_roundtrip(c, dict, dsize, 0, in, 800, out, NULL) < 40);
 
         for (unsigned seed = 1; seed <= 4; seed++) {
             size_t const hn = 16 + 8 * seed;
@@ -193,8 +134,8 @@ static void test_content_matches(void **state)
             memcpy(in + n, in, hn);
             n += hn;
             for (size_t k = 0; k < 16; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
-            check_frame(c, dict, dsize, 0, in, n, out, NULL);
-            assert_true(crossing(c) >= 0);
+            zt_dict_roundtrip(c, dict, dsize, 0, in, n, out, NULL);
+            assert_true(zt_crossing_seq(c) >= 0);
         }
         xc_zstd_cctx_free(c);
         xc_zstd_cdict_free(cd);
@@ -235,7 +176,7 @@ static void test_repeat_offsets(void **state)
                 size_t const n = 160;
                 in[0] = (uint8_t)(dend[-(ptrdiff_t)r0] ^ 0x5A);
                 memcpy(in + 1, dend - r0 + 1, n - 1);
-                check_frame(c, dict, fsize, id, in, n, out, NULL);
+                zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
                 assert_true(c->ss.nb_seq >= 1);
                 assert_int_equal(c->ss.seq[0].lit_len, 1);
                 assert_int_equal(c->ss.seq[0].off_value, 1);
@@ -245,9 +186,9 @@ static void test_repeat_offsets(void **state)
                 size_t const n = 48 + period;
                 for (size_t k = 0; k < n; k++)
                     in[k] = dend[(ptrdiff_t)(k % period) - (ptrdiff_t)period];
-                check_frame(c, dict, fsize, id, in, n, out, NULL);
+                zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
                 memcpy(in, dend - 12, 12);
-                check_frame(c, dict, fsize, id, in, n, out, NULL);
+                zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
             }
             xc_zstd_cctx_free(c);
             xc_zstd_cdict_free(cd);
@@ -283,7 +224,7 @@ static void test_sizes(void **state)
         size_t const ns[] = {0, 1, 7, 12, 13, 20, 100, cut - 1, cut, cut + 1};
         for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
             size_t const n = ns[i];
-            size_t const r = check_frame(c, dict, rsize, 0, src, n, out, NULL);
+            size_t const r = zt_dict_roundtrip(c, dict, rsize, 0, src, n, out, NULL);
             if (n >= XC_ZSTD_HASH_READ + 4) assert_int_equal(c->ms.dict != NULL, n <= cut);
             xc_zstd_cctx *c2 = xc_zstd_cctx_new();
             assert_non_null(c2);

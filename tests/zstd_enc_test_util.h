@@ -271,7 +271,7 @@ static inline void zt_check_dict_frame(const void *dict, size_t dsize, const voi
 }
 
 /* For tests that see the dictionary's internals (zstd_cdict.h, included
- * before this file): the formatted dictionary with its repeat offsets
+ * before this file).  The formatted dictionary with its repeat offsets
  * replaced (RFC 8878 §5: the 12 bytes before the content).  Values above 3
  * are taken as fractions v / 1024 of the content's size. */
 #ifdef XC_ZSTD_CDICT_H
@@ -287,6 +287,75 @@ static inline uint8_t *zt_dict_with_reps(const uint8_t *dict, size_t dsize, cons
     for (unsigned i = 0; i < 3; i++)
         xc_write_le32(d + at + 4 * i, want[i] > 3 ? (uint32_t)(content * want[i] / 1024) : want[i]);
     return d;
+}
+
+/* Folds the sequences the last block's finder stored into *h, in a form
+ * that does not depend on the host's byte order. */
+static inline void zt_seq_digest(const xc_zstd_cctx *c, uint64_t *h)
+{
+    uint8_t b[12];
+    for (size_t i = 0; i < c->ss.nb_seq; i++) {
+        xc_write_le32(b, c->ss.seq[i].lit_len);
+        xc_write_le32(b + 4, c->ss.seq[i].match_len);
+        xc_write_le32(b + 8, c->ss.seq[i].off_value);
+        *h = xc_xxh64(b, sizeof b, *h);
+    }
+    xc_write_le32(b, (uint32_t)c->ss.nb_seq);
+    *h = xc_xxh64(b, 4, *h);
+}
+
+/* The index of the last block's first sequence whose source starts in
+ * the dictionary's content and ends in the input, or -1. */
+static inline long zt_crossing_seq(const xc_zstd_cctx *c)
+{
+    size_t pos = 0;
+    for (size_t i = 0; i < c->ss.nb_seq; i++) {
+        const xc_zseq *s = &c->ss.seq[i];
+        pos += s->lit_len;
+        if (s->off_value > 3) {
+            size_t const off = s->off_value - 3;
+            if (off > pos && off - pos < s->match_len) return (long)i;
+        }
+        pos += s->match_len;
+    }
+    return -1;
+}
+
+/* Compresses src_in[0..n) one-shot with c (which references a cdict of
+ * `dict`) from a copy that ends at a guard page (a read past the input
+ * faults) into out, which has room for xc_zstd_compress_bound(n) + 64
+ * bytes.  The frame must name `id` and decode through both decoders; where
+ * the CPU has the second copy of the finders, the first copy must write the
+ * same bytes.  With digest, the sequences of a frame that searched the
+ * dictionary in place go into it (zt_seq_digest).  Returns the frame's
+ * size. */
+static inline size_t zt_dict_roundtrip(xc_zstd_cctx *c, const uint8_t *dict, size_t dsize,
+                                       unsigned id, const uint8_t *src_in, size_t n,
+                                       uint8_t *out, uint64_t *digest)
+{
+    size_t const cap = xc_zstd_compress_bound(n) + 64;
+    uint8_t *const src = (uint8_t *)xc_guard_alloc(n);
+    assert_non_null(src);
+    if (n) memcpy(src, src_in, n);
+    c->ss.nb_seq = 0;
+    size_t const r = xc_zstd_compress_cctx(c, out, cap, src, n);
+    if (xc_is_error(r)) {
+        print_error("compress %zu bytes: %s\n", n, xc_error_name(r));
+        fail();
+    }
+    if (digest && c->ms.dict) zt_seq_digest(c, digest);
+    zt_check_dict_frame(dict, dsize, out, r, src, n, id);
+    if (c->bmi2) {
+        uint8_t *plain = zt_malloc(cap);
+        c->bmi2 = 0;
+        size_t const p = xc_zstd_compress_cctx(c, plain, cap, src, n);
+        c->bmi2 = 1;
+        assert_int_equal(p, r);
+        assert_memory_equal(plain, out, r);
+        free(plain);
+    }
+    xc_guard_free(src);
+    return r;
 }
 #endif
 
