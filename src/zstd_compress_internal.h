@@ -303,6 +303,27 @@ typedef size_t (*xc_zstd_block_fn)(xc_zmatch_state *ms, xc_zseqstore *ss, uint32
 #  define XC_ZFINDER_SIMD(name, call) XC_ZFINDER(name, call)
 #endif
 
+/* Only the second copy of XC_ZFINDER_SIMD, for finders that are specialised
+ * further in the copy that the tiers above portable run.  Elsewhere (no
+ * SIMD row code) nothing is defined and the caller uses its plain copies. */
+#if defined(XC_ARCH_X64)
+#  define XC_HAVE_ZFINDER_SECOND 1
+#  define XC_ZFINDER_SECOND(name, call)                                                     \
+    XC_TARGET("bmi,bmi2") static size_t name(XC_ZFINDER_ARGS)                               \
+    {                                                                                       \
+        int const xc_simd = 1;                                                              \
+        return call;                                                                        \
+    }
+#elif defined(XC_ARCH_ARM64)
+#  define XC_HAVE_ZFINDER_SECOND 1
+#  define XC_ZFINDER_SECOND(name, call)                                                     \
+    static size_t name(XC_ZFINDER_ARGS)                                                     \
+    {                                                                                       \
+        int const xc_simd = 1;                                                              \
+        return call;                                                                        \
+    }
+#endif
+
 /* Copies name_4, name_5, name_6 of a search finder whose body is
  * fn(ms, ss, rep, src, size, min_match, ..., xc_simd), and the table of
  * them that xc_zfinder_run_mls() takes ([simd copy][min_match - 4]). */
