@@ -60,14 +60,15 @@ const struct xc_crc32c_variant xc_crc32c_variants[] = {
 const size_t xc_crc32c_variant_count = XC_ARRAY_SIZE(xc_crc32c_variants);
 
 const struct xc_inet_variant xc_inet_variants[] = {
-    {"portable", xc_inet_sum_portable, 0},
+    {"portable", xc_inet_sum_portable, 0, xc_inet_checksum_portable},
 #if defined(XC_ARCH_X64)
-    {"x64-avx2", xc_inet_sum_x64_avx2, XC_CPU_X64_AVX2},
-    {"x64-avx512", xc_inet_sum_x64_avx512, XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2},
+    {"x64-avx2", xc_inet_sum_x64_avx2, XC_CPU_X64_AVX2, xc_inet_checksum_x64_avx2},
+    {"x64-avx512", xc_inet_sum_x64_avx512, XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2,
+     xc_inet_checksum_x64_avx512},
     {"x64-avx512vnni", xc_inet_sum_x64_avx512vnni,
-     XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2 | XC_CPU_X64_VNNI},
+     XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2 | XC_CPU_X64_VNNI, xc_inet_checksum_x64_avx512vnni},
 #elif defined(XC_ARCH_ARM64)
-    {"arm64-neon", xc_inet_sum_arm64_neon, XC_CPU_ARM64_NEON},
+    {"arm64-neon", xc_inet_sum_arm64_neon, XC_CPU_ARM64_NEON, xc_inet_checksum_arm64_neon},
 #endif
 };
 const size_t xc_inet_variant_count = XC_ARRAY_SIZE(xc_inet_variants);
@@ -135,7 +136,8 @@ static const struct {
 /* ---- state: written once by init(), read-only afterwards ----------------- */
 
 struct xc_kernels xc_kernels = {
-    xc_crc32c_portable, xc_inet_sum_portable, "portable", "portable", 0, "portable", "portable",
+    xc_crc32c_portable, xc_inet_sum_portable, xc_inet_checksum_portable, "portable", "portable", 0,
+    "portable", "portable",
 };
 
 static unsigned detected_features;
@@ -217,6 +219,7 @@ static void init(void)
     for (size_t i = 0; i < xc_inet_variant_count; i++) {
         if ((xc_inet_variants[i].needs & active_features) == xc_inet_variants[i].needs) {
             xc_kernels.inet_sum = xc_inet_variants[i].fn;
+            xc_kernels.inet_checksum = xc_inet_variants[i].checksum;
             xc_kernels.inet_name = xc_inet_variants[i].name;
         }
     }

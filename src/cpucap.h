@@ -48,6 +48,8 @@ XC_HIDDEN void xc_cpucap_init(void);
 typedef uint32_t (*xc_crc32c_fn)(uint32_t crc, const uint8_t *data, size_t len);
 /* Same contract as xc_inet_sum(). */
 typedef uint32_t (*xc_inet_sum_fn)(uint32_t sum, const uint8_t *data, size_t len);
+/* Same contract as xc_inet_checksum(). */
+typedef uint16_t (*xc_inet_checksum_fn)(const uint8_t *data, size_t len);
 
 struct xc_crc32c_variant {
     const char *name;
@@ -58,6 +60,7 @@ struct xc_inet_variant {
     const char *name;
     xc_inet_sum_fn fn;
     unsigned needs;
+    xc_inet_checksum_fn checksum; /* fn's sum, folded inside the kernel */
 };
 
 XC_HIDDEN extern const struct xc_crc32c_variant xc_crc32c_variants[];
@@ -70,6 +73,7 @@ XC_HIDDEN extern const size_t xc_inet_variant_count;
 struct xc_kernels {
     xc_crc32c_fn crc32c;
     xc_inet_sum_fn inet_sum;
+    xc_inet_checksum_fn inet_checksum;
     const char *crc32c_name;
     const char *inet_name;
     /* zstd: nonzero selects the second compiled copy of the entropy coders

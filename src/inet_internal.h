@@ -55,6 +55,15 @@ static inline uint32_t xc_inet_fold64(uint64_t x)
     return (uint32_t)(t >> 32);
 }
 
+/* The value of a checksum field: the partial sum folded to 16 bits and
+ * complemented.  Adding the value to itself rotated by 16 leaves hi + lo
+ * with its end-around carry in the upper half, with no loop and no branch. */
+static inline uint16_t xc_inet_fold16(uint32_t sum)
+{
+    uint32_t t = sum + xc_inet_rol32(sum, 16);
+    return (uint16_t)~(t >> 16);
+}
+
 /* a + b in 32-bit ones'-complement arithmetic. */
 static inline uint32_t xc_inet_add32(uint32_t a, uint32_t b)
 {

@@ -89,4 +89,9 @@ uint32_t xc_inet_sum_arm64_neon(uint32_t sum, const uint8_t *data, size_t len)
     return xc_inet_finish((uint64_t)vec + xc_inet_sum_native(p, len), sum, XC_INET_NATIVE_ROT);
 }
 
+uint16_t xc_inet_checksum_arm64_neon(const uint8_t *data, size_t len)
+{
+    return xc_inet_fold16(xc_inet_sum_arm64_neon(0, data, len));
+}
+
 #endif /* XC_ARCH_ARM64 */

@@ -15,6 +15,7 @@ XC_HIDDEN uint32_t xc_crc32c_arm64_pmull(uint32_t crc, const uint8_t *data, size
 XC_HIDDEN uint32_t xc_crc32c_arm64_sha3(uint32_t crc, const uint8_t *data, size_t len);
 
 XC_HIDDEN uint32_t xc_inet_sum_arm64_neon(uint32_t sum, const uint8_t *data, size_t len);
+XC_HIDDEN uint16_t xc_inet_checksum_arm64_neon(const uint8_t *data, size_t len);
 #endif
 
 #endif

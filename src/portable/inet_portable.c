@@ -27,3 +27,8 @@ uint32_t xc_inet_sum_portable(uint32_t sum, const uint8_t *data, size_t len)
 {
     return xc_inet_finish(xc_inet_sum_native(data, len), sum, XC_INET_NATIVE_ROT);
 }
+
+uint16_t xc_inet_checksum_portable(const uint8_t *data, size_t len)
+{
+    return xc_inet_fold16(xc_inet_sum_portable(0, data, len));
+}

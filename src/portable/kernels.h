@@ -7,5 +7,6 @@
 
 XC_HIDDEN uint32_t xc_crc32c_portable(uint32_t crc, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_inet_sum_portable(uint32_t sum, const uint8_t *data, size_t len);
+XC_HIDDEN uint16_t xc_inet_checksum_portable(const uint8_t *data, size_t len);
 
 #endif

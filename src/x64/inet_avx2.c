@@ -123,4 +123,10 @@ uint32_t xc_inet_sum_x64_avx2(uint32_t sum, const uint8_t *data, size_t len)
     return xc_inet_finish((uint64_t)body + head_total, sum, 8);
 }
 
+XC_INET_AVX2_TARGET
+uint16_t xc_inet_checksum_x64_avx2(const uint8_t *data, size_t len)
+{
+    return xc_inet_fold16(xc_inet_sum_x64_avx2(0, data, len));
+}
+
 #endif /* XC_ARCH_X64 */
