@@ -377,16 +377,14 @@ XC_FORCE_INLINE size_t lazy_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
             continue;
         }
 
-        while (depth >= 1 && ip < ilimit) {
+        /* The look-ahead of zstd_lazy.c, with one call site for both steps. */
+        for (int k = 1; k <= depth && ip < ilimit;) {
             ip++;
-            if (dict_step(&d, ip, iend, mls, kind, simd, r0, 3, 4, &mlen, &ov, &mstart))
-                continue;
-            if (depth == 2 && ip < ilimit) {
-                ip++;
-                if (dict_step(&d, ip, iend, mls, kind, simd, r0, 4, 7, &mlen, &ov, &mstart))
-                    continue;
-            }
-            break;
+            if (dict_step(&d, ip, iend, mls, kind, simd, r0, k == 1 ? 3 : 4, k == 1 ? 4 : 7,
+                          &mlen, &ov, &mstart))
+                k = 1;
+            else
+                k++;
         }
 
         if (ov > 3) {
