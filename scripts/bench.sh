@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The main job: installs what is missing, builds everything (release), then
 # runs `xcodec bench` on the files given or on the built-in corpus: xcodec
-# beside libzstd (zstd) and ISA-L (CRC32C) in one run.
+# beside libzstd (zstd), ISA-L (CRC32C) and DPDK (Internet checksum) in one
+# run.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh bench
