@@ -94,26 +94,6 @@ XC_FORCE_INLINE const uint8_t *rep_at(const dsearch *d, const uint8_t *p, uint32
     return d->dend - into;
 }
 
-XC_FORCE_INLINE uint64_t tag_mask(const uint8_t *tags, unsigned row_log, uint8_t tag, int simd)
-{
-#if defined(XC_ARCH_X64)
-    if (simd) return row_match_tags_sse2(tags, row_log, tag);
-#elif defined(XC_ARCH_ARM64)
-    if (simd) return row_match_tags_neon(tags, row_log, tag);
-#endif
-    (void)simd;
-    return row_match_tags(tags, row_log, tag);
-}
-
-/* Bit k of the result is the k-th newest cell of a row whose newest cell
- * is `head`. */
-XC_FORCE_INLINE uint64_t rotate_row(uint64_t m, unsigned head, uint32_t cells)
-{
-    if (!head) return m;
-    uint64_t const all = cells == 64 ? ~0ull : ((uint64_t)1 << cells) - 1;
-    return ((m >> head) | (m << (cells - head))) & all;
-}
-
 /* The longest match at ip (4 bytes or more to count) among the frame's and
  * the dictionary's candidates, its offset in *offset; 3 or less for none.
  * ip joins the frame's row. */
@@ -129,7 +109,6 @@ XC_FORCE_INLINE size_t dict_search(dsearch *d, const uint8_t *ip, const uint8_t 
     unsigned attempts = XC_MIN(s->attempts, cells);
     uint32_t cand[64], dcand[64];
     unsigned nc = 0, nd = 0;
-    size_t best = 3;
 
     uint32_t const dh = (uint32_t)xc_zhash(ip, d->dhash_bits, mls);
     uint32_t const drow = dh >> 8;
@@ -152,14 +131,10 @@ XC_FORCE_INLINE size_t dict_search(dsearch *d, const uint8_t *ip, const uint8_t 
     size_t const first = (size_t)row << row_log;
 
     unsigned const head = s->heads[row] & (cells - 1);
-    uint64_t m = tag_mask(s->tags + first, row_log, (uint8_t)h, simd);
-    m = rotate_row(m, head, cells);
-    for (; m && attempts > 0; m &= m - 1, attempts--) {
-        uint32_t const idx = s->table[first + ((head + xc_ctz64(m)) & (cells - 1))];
-        if (idx < low) break; /* older frames, and older still beyond */
-        XC_PREFETCH(base + idx);
-        cand[nc++] = idx;
-    }
+    uint64_t const m = row_rotate(row_tag_mask(s->tags + first, row_log, (uint8_t)h, simd), head,
+                                  cells);
+    /* low is the frame's start: older frames, and older still beyond. */
+    row_collect(s->table, first, head, cells, m, low, base, &attempts, cand, &nc);
     row_insert_one(s, cur, h);
     s->next = cur + 1;
 
@@ -167,27 +142,13 @@ XC_FORCE_INLINE size_t dict_search(dsearch *d, const uint8_t *ip, const uint8_t 
     uint32_t const reach = (uint32_t)(ip - d->prefix) + d->dend_idx;
     uint32_t const dlow = reach > d->window ? reach - d->window : 1;
     unsigned const dhead = d->dheads[drow] & (cells - 1);
-    uint64_t dm = tag_mask(d->dtags + dfirst, row_log, (uint8_t)dh, simd);
-    dm = rotate_row(dm, dhead, cells);
-    for (; dm && attempts > 0; dm &= dm - 1, attempts--) {
-        uint32_t const di = d->dcells[dfirst + ((dhead + xc_ctz64(dm)) & (cells - 1))];
-        if (di < dlow) break; /* also the empty cells, 0 */
-        XC_PREFETCH(d->dbase + di);
-        dcand[nd++] = di;
-    }
+    uint64_t const dm = row_rotate(row_tag_mask(d->dtags + dfirst, row_log, (uint8_t)dh, simd),
+                                   dhead, cells);
+    /* dlow is at least 1, which also stops at the empty cells (0). */
+    row_collect(d->dcells, dfirst, dhead, cells, dm, dlow, d->dbase, &attempts, dcand, &nd);
 
-    for (unsigned i = 0; i < nc; i++) {
-        const uint8_t *const match = base + cand[i];
-        /* best < iend - ip, so the 4-byte loads stay inside the input. */
-        if (xc_read32(match + best - 3) == xc_read32(ip + best - 3)) {
-            size_t const len = xc_zcount(ip, match, iend);
-            if (len > best) {
-                best = len;
-                *offset = cur - cand[i];
-                if (ip + len == iend) return best;
-            }
-        }
-    }
+    size_t best = row_best(base, cand, nc, ip, iend, cur, 3, offset);
+    if (ip + best == iend) return best;
     for (unsigned i = 0; i < nd; i++) {
         const uint8_t *const match = d->dbase + dcand[i];
         /* The quick test reads best + 1 bytes of the candidate, which must

@@ -223,6 +223,68 @@ XC_FORCE_INLINE uint64_t row_match_tags_neon(const uint8_t *tags, unsigned row_l
 }
 #endif
 
+/* The tag mask of a row (row_match_tags()), with SSE2 on x64 or NEON on
+ * Arm64 when simd asks for it: the same bits either way. */
+XC_FORCE_INLINE uint64_t row_tag_mask(const uint8_t *tags, unsigned row_log, uint8_t tag, int simd)
+{
+#if defined(XC_ARCH_X64)
+    if (simd) return row_match_tags_sse2(tags, row_log, tag);
+#elif defined(XC_ARCH_ARM64)
+    if (simd) return row_match_tags_neon(tags, row_log, tag);
+#endif
+    (void)simd;
+    return row_match_tags(tags, row_log, tag);
+}
+
+/* Rotates a row's mask so that bit k is the k-th newest cell of a row
+ * whose newest cell is `head`. */
+XC_FORCE_INLINE uint64_t row_rotate(uint64_t m, unsigned head, uint32_t cells)
+{
+    if (!head) return m;
+    uint64_t const all = cells == 64 ? ~0ull : ((uint64_t)1 << cells) - 1;
+    return ((m >> head) | (m << (cells - head))) & all;
+}
+
+/* Appends to cand[*nc] the positions held by the cells of the rotated mask
+ * m, newest first, in the row of `cells` cells from `first` in `table`
+ * whose newest cell is `head`, prefetching the bytes at base + each.  Takes
+ * one of *attempts per cell and stops at the first cell below low: older
+ * cells are older still. */
+XC_FORCE_INLINE void row_collect(const uint32_t *table, size_t first, unsigned head,
+                                 uint32_t cells, uint64_t m, uint32_t low,
+                                 const uint8_t *base, unsigned *attempts, uint32_t *cand,
+                                 unsigned *nc)
+{
+    for (; m && *attempts > 0; m &= m - 1, --*attempts) {
+        uint32_t const idx = table[first + ((head + xc_ctz64(m)) & (cells - 1))];
+        if (idx < low) break;
+        XC_PREFETCH(base + idx);
+        cand[(*nc)++] = idx;
+    }
+}
+
+/* The longest match at ip = base + cur among the nc candidates (positions
+ * at base + cand[i]) that beats best, which it returns, its offset in
+ * *offset; stops at a match that reaches iend. */
+XC_FORCE_INLINE size_t row_best(const uint8_t *base, const uint32_t *cand, unsigned nc,
+                                const uint8_t *ip, const uint8_t *iend, uint32_t cur,
+                                size_t best, uint32_t *offset)
+{
+    for (unsigned i = 0; i < nc; i++) {
+        const uint8_t *const match = base + cand[i];
+        /* best < iend - ip, so the 4-byte loads stay inside the input. */
+        if (xc_read32(match + best - 3) == xc_read32(ip + best - 3)) {
+            size_t const len = xc_zcount(ip, match, iend);
+            if (len > best) {
+                best = len;
+                *offset = cur - cand[i];
+                if (ip + len == iend) break;
+            }
+        }
+    }
+    return best;
+}
+
 /* The longest match at ip (at least 4 bytes to count) among the cells of
  * its row that carry its tag; its offset in *offset.  Returns 3 or less
  * when there is none.  ip is inserted as well.  simd picks the SSE2 tag
@@ -238,7 +300,6 @@ XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_
     unsigned attempts = XC_MIN(s->attempts, cells);
     uint32_t cand[64];
     unsigned nc = 0;
-    size_t best = 3;
 
     row_update(s, cur, iend, mls);
     uint32_t const h = row_next_hash(s, cur, (size_t)(iend - base), mls);
@@ -247,46 +308,13 @@ XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_
     /* A head never written in this frame may hold anything; masked, it
      * still names a cell, and every cell of such a row is stale. */
     unsigned const head = s->heads[row] & (cells - 1);
-    uint64_t m;
-#if defined(XC_ARCH_X64)
-    if (simd)
-        m = row_match_tags_sse2(s->tags + first, row_log, (uint8_t)h);
-    else
-#elif defined(XC_ARCH_ARM64)
-    if (simd)
-        m = row_match_tags_neon(s->tags + first, row_log, (uint8_t)h);
-    else
-#endif
-        m = row_match_tags(s->tags + first, row_log, (uint8_t)h);
-    (void)simd;
-    /* Rotate so that bit k is the k-th newest cell. */
-    if (head) {
-        uint64_t const all = cells == 64 ? ~0ull : ((uint64_t)1 << cells) - 1;
-        m = ((m >> head) | (m << (cells - head))) & all;
-    }
-    for (; m && attempts > 0; m &= m - 1, attempts--) {
-        uint32_t const idx = s->table[first + ((head + xc_ctz64(m)) & (cells - 1))];
-        if (idx < low) break; /* older cells are older still */
-        XC_PREFETCH(base + idx);
-        cand[nc++] = idx;
-    }
+    uint64_t const m = row_rotate(row_tag_mask(s->tags + first, row_log, (uint8_t)h, simd), head,
+                                  cells);
+    row_collect(s->table, first, head, cells, m, low, base, &attempts, cand, &nc);
     /* ip joins its row only now, after the row was read. */
     row_insert_one(s, cur, h);
     s->next = cur + 1;
-
-    for (unsigned i = 0; i < nc; i++) {
-        const uint8_t *const match = base + cand[i];
-        /* best < iend - ip, so the 4-byte loads stay inside the input. */
-        if (xc_read32(match + best - 3) == xc_read32(ip + best - 3)) {
-            size_t const len = xc_zcount(ip, match, iend);
-            if (len > best) {
-                best = len;
-                *offset = cur - cand[i];
-                if (ip + len == iend) break;
-            }
-        }
-    }
-    return best;
+    return row_best(base, cand, nc, ip, iend, cur, 3, offset);
 }
 
 #endif /* XC_ZSTD_SEARCH_ROW_H */
