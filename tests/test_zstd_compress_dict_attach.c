@@ -106,16 +106,7 @@ static void test_content_matches(void **state)
         zt_dict_roundtrip(c, dict, dsize, 0, in, 900, out, NULL);
 
         for (unsigned seed = 1; seed <= 4; seed++) {
-            size_t const hn = 20 + 10 * seed, jn = 50;
-            size_t n = 0;
-            uint64_t s = seed;
-            for (size_t k = 0; k < hn; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
-            for (size_t k = 0; k < jn; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
-            memcpy(in + n, dict + dsize - 40, 40);
-            n += 40;
-            memcpy(in + n, in, hn);
-            n += hn;
-            for (size_t k = 0; k < 16; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
+            size_t const n = zt_crossing_input(in, dict, dsize, 20 + 10 * seed, 50, seed);
             zt_dict_roundtrip(c, dict, dsize, 0, in, n, out, NULL);
             if (attaches(cd)) assert_true(zt_crossing_seq(c) >= 0);
         }

@@ -125,15 +125,8 @@ static void test_content_matches(void **state)
         assert_true(zt_dict_roundtrip(c, dict, dsize, 0, in, 800, out, NULL) < 40);
 
         for (unsigned seed = 1; seed <= 4; seed++) {
-            size_t const hn = 16 + 8 * seed;
-            size_t n = 0;
-            uint64_t s = seed * 0x9E37u;
-            for (size_t k = 0; k < hn + 48; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
-            memcpy(in + n, dict + dsize - 40, 40);
-            n += 40;
-            memcpy(in + n, in, hn);
-            n += hn;
-            for (size_t k = 0; k < 16; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
+            size_t const n =
+                zt_crossing_input(in, dict, dsize, 16 + 8 * seed, 48, seed * 0x9E37u);
             zt_dict_roundtrip(c, dict, dsize, 0, in, n, out, NULL);
             assert_true(zt_crossing_seq(c) >= 0);
         }

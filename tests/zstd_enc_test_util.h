@@ -321,6 +321,24 @@ static inline long zt_crossing_seq(const xc_zstd_cctx *c)
     return -1;
 }
 
+/* Writes to in an input whose match crosses from the dictionary's content
+ * into the input: head + gap random bytes (top bit set, from seed s), the
+ * content's last 40 bytes, the first head bytes again, and 16 more random
+ * bytes.  A decoder holding the content sees the last 40 bytes and the
+ * copy of the head as one run.  Returns its size, head + gap + head + 56. */
+static inline size_t zt_crossing_input(uint8_t *in, const uint8_t *dict, size_t dsize,
+                                       size_t head, size_t gap, uint64_t s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < head + gap; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
+    memcpy(in + n, dict + dsize - 40, 40);
+    n += 40;
+    memcpy(in + n, in, head);
+    n += head;
+    for (size_t k = 0; k < 16; k++) in[n++] = (uint8_t)(zt_next(&s) | 0x80);
+    return n;
+}
+
 /* Compresses src_in[0..n) one-shot with c (which references a cdict of
  * `dict`) from a copy that ends at a guard page (a read past the input
  * faults) into out, which has room for xc_zstd_compress_bound(n) + 64
