@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The block splitter (zstd_block_split.c): frames whose blocks were cut
+ * The block splitter (compress_block_split.c): frames whose blocks were cut
  * into partitions decode with our decoder and libzstd's, at the optimal
  * levels with the splitter on, off and automatic; a split never makes a
  * block larger than the same parse without it; a partition that goes out
@@ -15,7 +15,7 @@
 #include "xc_test.h"
 #include "zstd_enc_test_util.h"
 #include "zstd_test_frames.h"
-#include "zstd_compress_internal.h"
+#include "zstd/compress/compress_internal.h"
 
 /* ---- frames, block by block ----------------------------------------------------- */
 
@@ -285,7 +285,7 @@ static void test_raw_partition(void **state)
         block_census const bc = census(f, h + r);
         assert_true(bc.raw_between);
         /* A split frame never passes for one that left a dictionary's
-         * tables in force (zstd_compress_dict.c). */
+         * tables in force (compress_dict.c). */
         assert_int_equal(c->held_entropy_slots, UINT32_MAX);
         zt_check_decodes(f, h + r, b->src, b->n, "crafted raw middle");
         free(f);
@@ -344,7 +344,7 @@ static void test_stream_and_reuse(void **state)
 }
 
 /* Frames with a formatted dictionary (entropy tables and repeat offsets),
- * one context for several single-block frames: zstd_compress_dict.c keeps
+ * one context for several single-block frames: compress_dict.c keeps
  * the dictionary's tables in force from frame to frame when the table
  * slots in force are those it installed, which two partitions that each
  * send a table would fake. */

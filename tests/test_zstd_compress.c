@@ -15,7 +15,7 @@
 
 #include "xc_test.h"
 #include "zstd_enc_test_util.h"
-#include "zstd_xxhash.h"
+#include "zstd/common/xxh64.h"
 
 #define ERR(name) ((size_t)0 - (size_t)XC_ERROR_##name)
 

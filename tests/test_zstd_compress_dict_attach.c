@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * zstd compression with a prepared dictionary searched in place by the
- * greedy, lazy, lazy2 and btlazy2 finders (zstd_lazy_dict.c), for small
+ * greedy, lazy, lazy2 and btlazy2 finders (match_lazy_dict.c), for small
  * one-shot inputs at levels 5..12 (inputs above the 32 KiB cut-off place
  * the content before the input instead).  Every
  * frame is decoded by our decoder and libzstd's.  Cases: records, inputs
@@ -14,7 +14,7 @@
  * (SIMD) copy of the finders both copies must write the same frames.
  */
 #include "xc_internal.h"
-#include "zstd_cdict.h"
+#include "zstd/dict/cdict.h"
 #include "zstd_enc_test_util.h"
 #include "zstd_test_frames.h"
 

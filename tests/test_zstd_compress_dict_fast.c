@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * zstd compression with a prepared dictionary searched in place by the fast
- * and dfast finders (zstd_fast_dict.c): small one-shot inputs at levels
+ * and dfast finders (match_fast_dict.c): small one-shot inputs at levels
  * 1..4, the cut-offs (8 KiB for fast, 16 KiB for dfast) and the inputs
  * around them.  Every frame goes through our decoder and libzstd's.  Cases:
  * records (raw and formatted dictionaries), inputs only the content
@@ -14,7 +14,7 @@
  * both copies must write the same frames.
  */
 #include "xc_internal.h"
-#include "zstd_cdict.h"
+#include "zstd/dict/cdict.h"
 #include "zstd_enc_test_util.h"
 #include "zstd_test_frames.h"
 

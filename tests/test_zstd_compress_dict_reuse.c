@@ -2,13 +2,13 @@
 /*
  * zstd compression with dictionaries, one context across many frames: with
  * the dictionary's state carried from frame to frame (the tables put back
- * after each frame, zstd_compress_dict.c), or interrupted by frames without
+ * after each frame, compress_dict.c), or interrupted by frames without
  * it or with another one, streamed and flushed frames, and failed frames,
  * it must write exactly what a fresh context writes.  The other dictionary
  * tests are in test_zstd_compress_dict.c.
  */
 #include "xc_internal.h"
-#include "zstd_cdict.h"
+#include "zstd/dict/cdict.h"
 #include "zstd_enc_test_util.h"
 #include "zstd_test_frames.h"
 

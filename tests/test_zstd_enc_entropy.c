@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The encoder's entropy layer (src/zstd_enc_entropy.h), part 1: the bit
+ * The encoder's entropy layer (src/entropy_encode.h), part 1: the bit
  * writer, histograms and FSE, checked against the decoder's readers (bit
- * streams read back with zstd_bits.h, table descriptions with
+ * streams read back with bitstream_read.h, table descriptions with
  * xc_fse_read_ncount(), FSE streams with the decoder's cells), and the
  * hash of the whole layer's output, which must be the same on every ISA
  * and byte order.  Huffman is in test_zstd_enc_huffman.c.  Outputs go to
@@ -14,10 +14,10 @@
 
 #include "cpucap.h"
 #include "xc_test.h"
-#include "zstd_bits.h"
-#include "zstd_enc_entropy.h"
+#include "zstd/common/bitstream_read.h"
+#include "zstd/entropy/entropy_encode.h"
 #include "zstd_enc_test_util.h"
-#include "zstd_entropy.h"
+#include "zstd/entropy/entropy_decode.h"
 
 /* log2(x) in Q16 (x >= 1), integer only, for cost comparisons. */
 static uint64_t tlog2(uint64_t x)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The encoder's entropy layer (src/zstd_enc_entropy.h), part 2: Huffman.
+ * The encoder's entropy layer (src/entropy_encode.h), part 2: Huffman.
  * Code lengths are checked against references computed here (Huffman's
  * cost when the tree fits, package-merge, the optimal length-limited code,
  * under a limit), for the depth limit, Kraft equality, ordering and
@@ -15,9 +15,9 @@
 
 #include "cpucap.h"
 #include "xc_test.h"
-#include "zstd_enc_entropy.h"
+#include "zstd/entropy/entropy_encode.h"
 #include "zstd_enc_test_util.h"
-#include "zstd_entropy.h"
+#include "zstd/entropy/entropy_decode.h"
 
 /* ---- Huffman code construction ---------------------------------------------- */
 

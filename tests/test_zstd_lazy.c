@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "xc_test.h"
-#include "zstd_compress_internal.h"
+#include "zstd/compress/compress_internal.h"
 #include "zstd_enc_test_util.h"
 
 /* Whether this CPU can run the second copy (x64: it is compiled for BMI2). */

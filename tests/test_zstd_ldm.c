@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "xc_test.h"
-#include "zstd_compress_internal.h"
+#include "zstd/compress/compress_internal.h"
 #include "zstd_enc_test_util.h"
 
 #define ERR(name) ((size_t)0 - (size_t)XC_ERROR_##name)

@@ -14,7 +14,7 @@
 
 #include "xc_test.h"
 #include "zstd_enc_test_util.h"
-#include "zstd_compress_internal.h"
+#include "zstd/compress/compress_internal.h"
 
 /* A context at `level`, with a window and a strategy unless 0. */
 static xc_zstd_cctx *new_cctx(int level, int wlog, int strategy)

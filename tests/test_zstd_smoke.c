@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "xc_test.h"
-#include "zstd_xxhash.h"
+#include "zstd/common/xxh64.h"
 
 #ifdef XC_HAVE_LIBZSTD
 #  include <zstd.h>

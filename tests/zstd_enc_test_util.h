@@ -270,7 +270,7 @@ static inline void zt_check_dict_frame(const void *dict, size_t dsize, const voi
     zt_dict_decode_libzstd(dict, dsize, frame, n, want, wn);
 }
 
-/* For tests that see the dictionary's internals (zstd_cdict.h, included
+/* For tests that see the dictionary's internals (cdict.h, included
  * before this file).  The formatted dictionary with its repeat offsets
  * replaced (RFC 8878 §5: the 12 bytes before the content).  Values above 3
  * are taken as fractions v / 1024 of the content's size. */

@@ -19,8 +19,8 @@
 
 #include "xc_test.h"
 #include "xc_internal.h"
-#include "zstd_bits.h"
-#include "zstd_entropy.h"
+#include "zstd/common/bitstream_read.h"
+#include "zstd/entropy/entropy_decode.h"
 
 /* ---- buffers fenced on both sides -------------------------------------- */
 

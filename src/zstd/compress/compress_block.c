@@ -1,0 +1,587 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The body of a compressed block: the literals section (in
+ * compress_literals.c) followed by the sequences section (RFC 8878
+ * §3.1.1.3.2), and the entropy state carried from block to block.
+ *
+ * Sequences section.  Each sequence becomes three codes (literal length,
+ * match length, offset), each code type gets its own FSE table, and the
+ * extra bits that refine each code follow in the same bitstream.  For each
+ * type the table is sent in one of four modes, chosen by estimated size in
+ * bits of that type's symbols (the extra bits are the same in every mode):
+ *   - predefined: the distribution of §3.1.1.3.2.2, no description;
+ *   - RLE: one symbol only, one byte, no bits per symbol;
+ *   - compressed: a new distribution fitted to this block, whose
+ *     description costs bytes up front;
+ *   - repeat: the table of the previous compressed block, if it can code
+ *     every symbol present.
+ * Ties go to the cheaper-to-decode mode in that order.
+ *
+ * Bitstream.  The decoder reads the stream backwards: initial states, then
+ * for each sequence its offset, match-length and literal-length extra bits
+ * and (except after the last) the state updates for literal length, match
+ * length and offset.  So the encoder walks the sequences from the last to
+ * the first and writes everything in the mirror order.
+ */
+#include "zstd/compress/compress_internal.h"
+
+/* ---- codes (RFC 8878 §3.1.1.3.2.1) ---------------------------------------- */
+
+static const uint8_t ll_code_small[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 16, 17, 17, 18, 18,
+    19, 19, 20, 20, 20, 20, 21, 21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 23, 23, 23, 23,
+    23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24};
+
+/* Indexed by match length minus 3. */
+static const uint8_t ml_code_small[128] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 32, 33, 33, 34, 34, 35, 35, 36, 36, 36, 36,
+    37, 37, 37, 37, 38, 38, 38, 38, 38, 38, 38, 38, 39, 39, 39, 39, 39, 39, 39, 39, 40, 40,
+    40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 41, 41, 41, 41, 41, 41, 41, 41,
+    41, 41, 41, 41, 41, 41, 41, 41, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42,
+    42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42};
+
+static const uint8_t ll_extra[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  1,  1,
+                                     1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+static const uint8_t ml_extra[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,  1,  1,  1,
+                                     2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
+/* Above the small tables each code covers a power-of-two range, so the
+ * code is the position of the top bit plus a constant.  Baselines are
+ * multiples of their range, so the extra bits are simply the low bits of
+ * the value (the bit writer masks them). */
+static inline unsigned ll_code(uint32_t ll)
+{
+    return ll < 64 ? ll_code_small[ll] : xc_highbit32(ll) + 19;
+}
+
+static inline unsigned ml_code(uint32_t ml_base)
+{
+    return ml_base < 128 ? ml_code_small[ml_base] : xc_highbit32(ml_base) + 36;
+}
+
+/* ---- predefined distributions (RFC 8878 §3.1.1.3.2.2) ---------------------- */
+
+static const int16_t ll_default[36] = {4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2,  2,
+                                       2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1};
+static const int16_t ml_default[53] = {1, 4, 3, 2, 2, 2, 2, 2, 2, 1,  1,  1,  1,  1,  1,  1,  1,  1,
+                                       1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  1,  1,  1,  1,  1,  1,  1,  1,
+                                       1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1};
+static const int16_t of_default[29] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1,  1,  1,  1,  1,
+                                       1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
+
+static const struct {
+    const int16_t *norm;
+    unsigned max_symbol, log; /* of the predefined distribution */
+    unsigned max_log;         /* largest accuracy log the format allows */
+    unsigned max_code;        /* largest code of the type */
+} seq_types[3] = {
+    [XC_ZT_LL] = {ll_default, 35, 6, 9, 35},
+    [XC_ZT_OF] = {of_default, 28, 5, 8, 31},
+    [XC_ZT_ML] = {ml_default, 52, 6, 9, 52},
+};
+
+enum { MODE_PREDEFINED = 0, MODE_RLE = 1, MODE_COMPRESSED = 2, MODE_REPEAT = 3 };
+
+/* Largest FSE description of a sequence table: 53 symbols at accuracy 9
+ * take at most 4 + 53 * 10 bits plus zero-run flags, well under 96 bytes. */
+#define XC_ZSTD_NCOUNT_MAX 96
+
+/* ---- entropy state ------------------------------------------------------------- */
+
+void xc_zstd_entropy_reset(xc_zentropy *e)
+{
+    e->huf_valid = 0;
+    for (unsigned t = 0; t < 3; t++) e->fse_valid[t] = 0;
+}
+
+size_t xc_zstd_entropy_init_defaults(xc_zentropy *e)
+{
+    for (unsigned t = 0; t < 3; t++)
+        FORWARD_IF_ERROR(xc_fse_build_ctable(&e->def[t], seq_types[t].norm,
+                                             seq_types[t].max_symbol, seq_types[t].log));
+    xc_zstd_entropy_reset(e);
+    return 0;
+}
+
+void xc_zstd_entropy_commit(xc_zentropy *e, unsigned commit)
+{
+    if (commit & XC_ZCOMMIT_HUF) {
+        e->huf_cur ^= 1;
+        e->huf_valid = 1;
+    }
+    for (unsigned t = 0; t < 3; t++) {
+        if (commit & (XC_ZCOMMIT_FSE_NEW << t)) {
+            e->fse_cur[t] ^= 1;
+            e->fse_valid[t] = 1;
+        } else if (commit & (XC_ZCOMMIT_FSE_DROP << t)) {
+            /* Predefined or RLE: libzstd never repeats those either (a
+             * repeated RLE table is legal but gains nothing). */
+            e->fse_valid[t] = 0;
+        }
+    }
+}
+
+/* ---- mode choice ------------------------------------------------------------------ */
+
+/* log2(x) in 1/256 bits for x >= 1: the exponent, plus the fraction read
+ * from the 5 bits below the top one (accurate to about 1/50 bit, plenty to
+ * rank modes).  frac[m] = log2(1 + m/32) * 256, rounded. */
+static unsigned log2_q8(uint32_t x)
+{
+    static const uint8_t frac[32] = {0,   11,  22,  33,  44,  54,  63,  73,  82,  92,  100,
+                                     109, 118, 126, 134, 142, 150, 157, 165, 172, 179, 186,
+                                     193, 200, 207, 213, 220, 226, 232, 238, 244, 250};
+    unsigned const hb = xc_highbit32(x);
+    uint32_t const m = hb >= 5 ? (x >> (hb - 5)) & 31 : (x << (5 - hb)) & 31;
+    return (hb << 8) + frac[m];
+}
+
+/* The bits a distribution norm[0..norm_max] (accuracy log) spends on the
+ * histogram count[0..max]: a symbol with p cells of 2^log costs
+ * log - log2(p) bits, and a "less than 1" symbol as much as one cell.
+ * SIZE_MAX when the distribution cannot code a symbol present. */
+static size_t norm_cost_bits(const int16_t *norm, unsigned norm_max, unsigned log,
+                             const unsigned *count, unsigned max)
+{
+    uint64_t q8 = 0;
+    if (max > norm_max) return SIZE_MAX;
+    for (unsigned s = 0; s <= max; s++) {
+        if (!count[s]) continue;
+        if (norm[s] == 0) return SIZE_MAX;
+        uint32_t const p = norm[s] > 0 ? (uint32_t)norm[s] : 1;
+        q8 += (uint64_t)count[s] * ((log << 8) - log2_q8(p));
+    }
+    return (size_t)(q8 >> 8);
+}
+
+/* Below this many sequences a new table rarely pays for its description,
+ * so the fast strategies do not even price it (libzstd's rule: the
+ * predefined table's size times (10 - strategy) / 8). */
+static size_t min_seq_for_new_table(unsigned t, unsigned strategy)
+{
+    return ((size_t)1 << seq_types[t].log) * (10 - strategy) >> 3;
+}
+
+/* Picks the mode of one symbol type, writes its description at dst (for
+ * the compressed mode) and points *ct at the table to encode with.
+ * Returns the description's size (0, 1 for RLE, or the FSE description),
+ * or an error; *mode and the commit flags are set.  How much room dst has
+ * never changes the choice, only whether it fits. */
+static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, unsigned *count,
+                           size_t nb, uint8_t *dst, size_t cap, unsigned *mode,
+                           const xc_fse_ctable **ct, unsigned *commit)
+{
+    xc_zentropy *const e = &c->ent;
+    unsigned max = seq_types[t].max_code, most = 0;
+    while (max > 0 && count[max] == 0) max--;
+    for (unsigned s = 0; s <= max; s++) most = XC_MAX(most, count[s]);
+    int const default_ok = max <= seq_types[t].max_symbol;
+    xc_fse_ctable *const scratch = &e->fse[t][e->fse_cur[t] ^ 1];
+
+    if (most == nb) {
+        /* One symbol.  With one or two sequences the predefined table costs
+         * a few bits against RLE's byte. */
+        if (default_ok && nb <= 2) {
+            *mode = MODE_PREDEFINED;
+            *ct = &e->def[t];
+            *commit |= XC_ZCOMMIT_FSE_DROP << t;
+            return 0;
+        }
+        RETURN_ERROR_IF(cap < 1, DST_TOO_SMALL);
+        dst[0] = codes[0];
+        xc_fse_build_ctable_rle(scratch, codes[0]);
+        *mode = MODE_RLE;
+        *ct = scratch;
+        *commit |= XC_ZCOMMIT_FSE_DROP << t;
+        return 1;
+    }
+
+    /* Every mode is priced from its distribution, the same way, so that
+     * the comparison is fair; the tables are only built for the winner. */
+    size_t best = SIZE_MAX;
+    unsigned best_mode = MODE_COMPRESSED;
+    unsigned const cur = e->fse_cur[t];
+    if (default_ok) {
+        best = norm_cost_bits(seq_types[t].norm, seq_types[t].max_symbol, seq_types[t].log,
+                              count, max);
+        best_mode = MODE_PREDEFINED;
+    }
+    if (e->fse_valid[t]) {
+        size_t const bits =
+            norm_cost_bits(e->norm[t][cur], e->norm_max[t][cur], e->norm_log[t][cur], count, max);
+        if (bits < best) best = bits, best_mode = MODE_REPEAT;
+    }
+
+    /* A new table, priced from its distribution before it is built.  The
+     * fast strategies skip it for few sequences, and (as libzstd does) keep
+     * a repeatable table for blocks of fewer than 1000.  The last
+     * sequence's code only sets the initial state and costs no bits of its
+     * own, so it is left out of the statistics when that leaves something
+     * to count.  The description goes to a scratch buffer first. */
+    int16_t *const norm = e->norm[t][cur ^ 1];
+    uint8_t desc_buf[XC_ZSTD_NCOUNT_MAX];
+    size_t desc = 0;
+    unsigned log = 0;
+    int const fast = c->p.strategy < XC_ZSTRAT_LAZY;
+    int const priced = best == SIZE_MAX ||
+                       !fast || (nb >= min_seq_for_new_table(t, c->p.strategy) &&
+                                 !(best_mode == MODE_REPEAT && nb < 1000));
+    if (priced) {
+        size_t total = nb;
+        unsigned const last = codes[nb - 1];
+        if (count[last] > 1) {
+            count[last]--;
+            total--;
+        }
+        log = xc_fse_optimal_table_log(seq_types[t].max_log, total, max);
+        size_t const r = xc_fse_normalize(norm, log, count, total, max, total >= 2048);
+        FORWARD_IF_ERROR(r);
+        if (total != nb) count[last]++;
+        if (r != 0) {
+            desc = xc_fse_write_ncount(desc_buf, sizeof desc_buf, norm, max, log);
+            FORWARD_IF_ERROR(desc);
+            size_t const bits = norm_cost_bits(norm, max, log, count, max) + 8 * desc;
+            if (bits < best) best = bits, best_mode = MODE_COMPRESSED;
+        }
+    }
+    RETURN_ERROR_IF(best == SIZE_MAX, GENERIC);
+
+    *mode = best_mode;
+    switch (best_mode) {
+    case MODE_PREDEFINED:
+        *ct = &e->def[t];
+        *commit |= XC_ZCOMMIT_FSE_DROP << t;
+        return 0;
+    case MODE_REPEAT:
+        *ct = &e->fse[t][cur];
+        return 0;
+    default:
+        RETURN_ERROR_IF(desc > cap, DST_TOO_SMALL);
+        FORWARD_IF_ERROR(xc_fse_build_ctable(scratch, norm, max, log));
+        e->norm_log[t][cur ^ 1] = (uint8_t)log;
+        e->norm_max[t][cur ^ 1] = (uint8_t)max;
+        memcpy(dst, desc_buf, desc);
+        *ct = scratch;
+        *commit |= XC_ZCOMMIT_FSE_NEW << t;
+        return desc;
+    }
+}
+
+/* ---- the sequences section ----------------------------------------------------------- */
+
+/* The sequence bitstream has its own writer rather than the entropy layer's
+ * xc_bitw: with the container, its fill, the output pointer and the three
+ * FSE states all in locals, the loop below keeps them in registers, which
+ * is worth a good part of the encoder's time at the fast levels.  Fields
+ * are added at the top of a 64-bit container (the oldest at bit 0) and
+ * whole bytes are stored little-endian, 8 at a time while 8 bytes of room
+ * remain; near the end, byte by byte, and past the end the overflow flag
+ * drops them (the block then goes out raw). */
+typedef struct {
+    uint64_t acc;
+    unsigned fill;
+    int overflow;
+    uint8_t *p;
+    uint8_t *fast_lim; /* p below this has 8 bytes of room */
+    uint8_t *end;
+} seq_writer;
+
+static XC_NOINLINE void seq_store_tail(seq_writer *w, unsigned nbytes)
+{
+    for (unsigned i = 0; i < nbytes; i++) {
+        if (w->p == w->end) {
+            w->overflow = 1;
+            return;
+        }
+        *w->p++ = (uint8_t)(w->acc >> (8 * i));
+    }
+}
+
+XC_FORCE_INLINE void seq_flush(seq_writer *w)
+{
+    unsigned const nbytes = w->fill >> 3;
+    if (XC_LIKELY(w->p < w->fast_lim)) {
+        xc_write_le64(w->p, w->acc);
+        w->p += nbytes;
+    } else {
+        seq_store_tail(w, nbytes);
+    }
+    w->acc >>= nbytes * 8; /* fill <= 63, so at most 56 */
+    w->fill &= 7;
+}
+
+/* value's low n bits (n < 64); with BMI2 this is one bzhi. */
+XC_FORCE_INLINE void seq_add(seq_writer *w, uint64_t value, unsigned n)
+{
+    w->acc |= (value & (((uint64_t)1 << n) - 1)) << w->fill;
+    w->fill += n;
+}
+
+/* One FSE step (see entropy_encode.h): emit the low bits of the state
+ * that the decoder will read to come back to it, move to the next state. */
+XC_FORCE_INLINE uint32_t seq_fse(seq_writer *w, const xc_fse_ctable *ct, uint32_t state,
+                                 unsigned symbol)
+{
+    xc_fse_symtt const tt = ct->sym[symbol];
+    unsigned const nb = (state + tt.delta_nbits) >> 16;
+    seq_add(w, state, nb);
+    return ct->state[(int32_t)(state >> nb) + tt.delta_state];
+}
+
+XC_FORCE_INLINE size_t seq_bitstream_body(const xc_zseqstore *ss, uint8_t *dst, size_t cap,
+                                          const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
+                                          const xc_fse_ctable *ctml)
+{
+    const xc_zseq *const seq = ss->seq;
+    const uint8_t *const llc = ss->ll_code, *const mlc = ss->ml_code, *const ofc = ss->of_code;
+    size_t n = ss->nb_seq - 1;
+    seq_writer w;
+    xc_fse_cstate init;
+    uint32_t sll, sof, sml;
+
+    w.acc = 0;
+    w.fill = 0;
+    w.overflow = 0;
+    w.p = dst;
+    w.end = dst + cap;
+    w.fast_lim = cap >= 8 ? dst + cap - 7 : dst;
+
+    xc_fse_init_state(&init, ctml, mlc[n]);
+    sml = init.value;
+    xc_fse_init_state(&init, ctof, ofc[n]);
+    sof = init.value;
+    xc_fse_init_state(&init, ctll, llc[n]);
+    sll = init.value;
+    seq_add(&w, seq[n].lit_len, ll_extra[llc[n]]);
+    seq_add(&w, seq[n].match_len - 3, ml_extra[mlc[n]]);
+    seq_flush(&w);
+    seq_add(&w, seq[n].off_value, ofc[n]);
+    seq_flush(&w);
+
+    while (n-- > 0) {
+        unsigned const lc = llc[n], mc = mlc[n], oc = ofc[n];
+        unsigned const lb = ll_extra[lc], mb = ml_extra[mc];
+        /* After a flush at most 7 bits wait; the three state updates add at
+         * most 8 + 9 + 9 and the literal-length bits 16: 49 < 64. */
+        sof = seq_fse(&w, ctof, sof, oc);
+        sml = seq_fse(&w, ctml, sml, mc);
+        sll = seq_fse(&w, ctll, sll, lc);
+        seq_add(&w, seq[n].lit_len, lb);
+        /* The rest fits without a flush when the three extra fields take
+         * at most 30 bits (7 + 26 + 30 <= 63): only long offsets and long
+         * lengths need the early one. */
+        if (XC_UNLIKELY(lb + mb + oc > 30)) seq_flush(&w);
+        seq_add(&w, seq[n].match_len - 3, mb);
+        seq_add(&w, seq[n].off_value, oc);
+        seq_flush(&w);
+    }
+    seq_add(&w, sml, ctml->table_log);
+    seq_add(&w, sof, ctof->table_log);
+    seq_add(&w, sll, ctll->table_log);
+    seq_add(&w, 1, 1); /* the end mark */
+    seq_flush(&w);
+    if (w.fill) {
+        if (w.p == w.end) w.overflow = 1;
+        else *w.p++ = (uint8_t)w.acc;
+    }
+    RETURN_ERROR_IF(w.overflow, DST_TOO_SMALL);
+    return (size_t)(w.p - dst);
+}
+
+static size_t seq_bitstream_generic(const xc_zseqstore *ss, uint8_t *dst, size_t cap,
+                                    const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
+                                    const xc_fse_ctable *ctml)
+{
+    return seq_bitstream_body(ss, dst, cap, ctll, ctof, ctml);
+}
+
+#if defined(XC_ARCH_X64)
+/* The same loop compiled for BMI2: masks become bzhi and variable shifts
+ * shlx/shrx, which do not go through the flags register. */
+XC_TARGET("bmi,bmi2")
+static size_t seq_bitstream_bmi2(const xc_zseqstore *ss, uint8_t *dst, size_t cap,
+                                 const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
+                                 const xc_fse_ctable *ctml)
+{
+    return seq_bitstream_body(ss, dst, cap, ctll, ctof, ctml);
+}
+#endif
+
+static size_t write_bitstream(const xc_zstd_cctx *c, uint8_t *dst, size_t cap,
+                              const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
+                              const xc_fse_ctable *ctml)
+{
+#if defined(XC_ARCH_X64)
+    if (c->bmi2) return seq_bitstream_bmi2(&c->ss, dst, cap, ctll, ctof, ctml);
+#endif
+    return seq_bitstream_generic(&c->ss, dst, cap, ctll, ctof, ctml);
+}
+
+static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsigned *commit)
+{
+    xc_zseqstore *const ss = &c->ss;
+    size_t const nb = ss->nb_seq;
+    uint8_t *op = dst;
+    uint8_t *const oend = dst + cap;
+
+    /* Number_of_Sequences: 1 byte below 128, 2 below 0x7F00, else 3. */
+    RETURN_ERROR_IF(cap < 4, DST_TOO_SMALL);
+    if (nb < 128) {
+        *op++ = (uint8_t)nb;
+    } else if (nb < 0x7F00) {
+        op[0] = (uint8_t)((nb >> 8) + 0x80);
+        op[1] = (uint8_t)nb;
+        op += 2;
+    } else {
+        op[0] = 0xFF;
+        xc_write_le16(op + 1, (uint16_t)(nb - 0x7F00));
+        op += 3;
+    }
+    if (nb == 0) return (size_t)(op - dst);
+
+    /* The codes and their histograms in one pass.  Two sets of counters,
+     * for even and odd sequences, so that runs of the same code do not
+     * chain every increment to the previous one through memory. */
+    unsigned hist[2][3][64];
+    memset(hist, 0, sizeof hist);
+    {
+        const xc_zseq *const seq = ss->seq;
+        uint8_t *const llc = ss->ll_code, *const mlc = ss->ml_code, *const ofc = ss->of_code;
+        size_t i = 0;
+        for (; i + 1 < nb; i += 2) {
+            unsigned const l0 = ll_code(seq[i].lit_len), l1 = ll_code(seq[i + 1].lit_len);
+            unsigned const m0 = ml_code(seq[i].match_len - 3);
+            unsigned const m1 = ml_code(seq[i + 1].match_len - 3);
+            unsigned const o0 = xc_highbit32(seq[i].off_value);
+            unsigned const o1 = xc_highbit32(seq[i + 1].off_value);
+            llc[i] = (uint8_t)l0, llc[i + 1] = (uint8_t)l1;
+            mlc[i] = (uint8_t)m0, mlc[i + 1] = (uint8_t)m1;
+            ofc[i] = (uint8_t)o0, ofc[i + 1] = (uint8_t)o1;
+            hist[0][XC_ZT_LL][l0]++, hist[1][XC_ZT_LL][l1]++;
+            hist[0][XC_ZT_ML][m0]++, hist[1][XC_ZT_ML][m1]++;
+            hist[0][XC_ZT_OF][o0]++, hist[1][XC_ZT_OF][o1]++;
+        }
+        if (i < nb) {
+            unsigned const l0 = ll_code(seq[i].lit_len), m0 = ml_code(seq[i].match_len - 3);
+            unsigned const o0 = xc_highbit32(seq[i].off_value);
+            llc[i] = (uint8_t)l0, mlc[i] = (uint8_t)m0, ofc[i] = (uint8_t)o0;
+            hist[0][XC_ZT_LL][l0]++, hist[0][XC_ZT_ML][m0]++, hist[0][XC_ZT_OF][o0]++;
+        }
+    }
+    for (unsigned t = 0; t < 3; t++)
+        for (unsigned k = 0; k < 64; k++) hist[0][t][k] += hist[1][t][k];
+
+    uint8_t *const modes = op++;
+    const uint8_t *codes[3] = {ss->ll_code, ss->of_code, ss->ml_code};
+    const xc_fse_ctable *ct[3];
+    unsigned mode[3];
+    size_t last_desc = 0; /* size of the last compressed-mode description */
+    for (unsigned t = 0; t < 3; t++) {
+        size_t const d = choose_table(c, t, codes[t], hist[0][t], nb, op, (size_t)(oend - op),
+                                      &mode[t], &ct[t], commit);
+        FORWARD_IF_ERROR(d);
+        if (mode[t] == MODE_COMPRESSED) last_desc = d;
+        op += d;
+    }
+    *modes = (uint8_t)((mode[XC_ZT_LL] << 6) | (mode[XC_ZT_OF] << 4) | (mode[XC_ZT_ML] << 2));
+
+    size_t const bits = write_bitstream(c, op, (size_t)(oend - op), ct[XC_ZT_LL],
+                                        ct[XC_ZT_OF], ct[XC_ZT_ML]);
+    FORWARD_IF_ERROR(bits);
+    /* zstd 1.3.4 and older reject a block whose last FSE description
+     * starts fewer than 4 bytes before its end (decompressor_errata.md,
+     * "Tiny FSE Table & Block"); such a block is a few bytes of input, so
+     * sending it raw costs nothing. */
+    if (last_desc && last_desc + bits < 4) return 0;
+    op += bits;
+    return (size_t)(op - dst);
+}
+
+size_t xc_zstd_encode_block_body(xc_zstd_cctx *c, uint8_t *dst, size_t cap, size_t src_size,
+                                 unsigned *commit)
+{
+    xc_zseqstore *const ss = &c->ss;
+    unsigned lit_commit = 0, seq_commit = 0;
+    size_t const lsize = xc_zstd_encode_literals(c, dst, cap, ss->lit,
+                                                 (size_t)(ss->lit_end - ss->lit), &lit_commit);
+    FORWARD_IF_ERROR(lsize);
+    size_t const ssize = encode_sequences(c, dst + lsize, cap - lsize, &seq_commit);
+    FORWARD_IF_ERROR(ssize);
+    if (ssize == 0) return 0;
+    size_t const total = lsize + ssize;
+    /* A compressed block must be smaller than its content (§3.1.1.2.3) and
+     * should gain enough to be worth decoding. */
+    if (total + xc_zstd_min_gain(src_size, c->p.strategy) >= src_size) return 0;
+    *commit = lit_commit | seq_commit;
+    return total;
+}
+
+/* ---- estimates for the block splitter ------------------------------------------------- */
+
+void xc_zstd_seq_codes(xc_zseqstore *ss)
+{
+    for (size_t i = 0; i < ss->nb_seq; i++) {
+        ss->ll_code[i] = (uint8_t)ll_code(ss->seq[i].lit_len);
+        ss->ml_code[i] = (uint8_t)ml_code(ss->seq[i].match_len - 3);
+        ss->of_code[i] = (uint8_t)xc_highbit32(ss->seq[i].off_value);
+    }
+}
+
+/* The same choice as choose_table(), priced only: the cheapest of the
+ * predefined, repeat and new tables (a new one with its description), or
+ * RLE's byte, plus the extra bits, which no mode changes. */
+size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64], size_t nb)
+{
+    const xc_zentropy *const e = &c->ent;
+    size_t bits = 8 * (size_t)(nb < 128 ? 1 : nb < 0x7F00 ? 2 : 3);
+    if (nb == 0) return bits;
+    bits += 8; /* the modes byte */
+    for (unsigned t = 0; t < 3; t++) {
+        const unsigned *const cnt = count[t];
+        unsigned max = seq_types[t].max_code, most = 0;
+        while (max > 0 && cnt[max] == 0) max--;
+        for (unsigned s = 0; s <= max; s++) {
+            unsigned const extra = t == XC_ZT_LL ? ll_extra[s] : t == XC_ZT_ML ? ml_extra[s] : s;
+            bits += (size_t)cnt[s] * extra;
+            most = XC_MAX(most, cnt[s]);
+        }
+        int const default_ok = max <= seq_types[t].max_symbol;
+        if (most == nb) {
+            bits += default_ok && nb <= 2 ? 0 : 8;
+            continue;
+        }
+        size_t best = SIZE_MAX;
+        if (default_ok)
+            best = norm_cost_bits(seq_types[t].norm, seq_types[t].max_symbol, seq_types[t].log,
+                                  cnt, max);
+        if (e->fse_valid[t]) {
+            unsigned const cur = e->fse_cur[t];
+            best = XC_MIN(best, norm_cost_bits(e->norm[t][cur], e->norm_max[t][cur],
+                                               e->norm_log[t][cur], cnt, max));
+        }
+        int16_t norm[64];
+        uint8_t desc[XC_ZSTD_NCOUNT_MAX];
+        unsigned const log = xc_fse_optimal_table_log(seq_types[t].max_log, nb, max);
+        size_t const r = xc_fse_normalize(norm, log, cnt, nb, max, nb >= 2048);
+        if (!xc_iserr(r) && r != 0) {
+            size_t const d = xc_fse_write_ncount(desc, sizeof desc, norm, max, log);
+            if (!xc_iserr(d)) best = XC_MIN(best, norm_cost_bits(norm, max, log, cnt, max) + 8 * d);
+        }
+        /* Unreachable with a valid histogram (a new table codes anything);
+         * a flat price keeps the estimate finite regardless. */
+        bits += best != SIZE_MAX ? best : nb * seq_types[t].max_log;
+    }
+    return bits;
+}
+
+size_t xc_zstd_entropy_bits(const unsigned *count, unsigned max, size_t total)
+{
+    if (total == 0) return 0;
+    uint64_t q8 = 0;
+    unsigned const whole = log2_q8((uint32_t)total);
+    for (unsigned s = 0; s <= max; s++)
+        if (count[s]) q8 += (uint64_t)count[s] * (whole - log2_q8(count[s]));
+    return (size_t)(q8 >> 8);
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The literals section of a compressed block (RFC 8878 §3.1.1.3.1): raw,
+ * RLE, or Huffman-coded in one or four streams, with a new tree or with
+ * the previous block's ("treeless").
+ *
+ * Choices, cheapest test first:
+ *   - Negative levels keep literals raw: skipping the histogram and the
+ *     Huffman pass is most of what makes them faster than level 1.
+ *   - Too few literals to pay for a tree stay raw; when the previous tree
+ *     can be reused (no description to send) the bar is much lower.
+ *   - One distinct byte is RLE: 1 byte of payload.
+ *   - A flat histogram (no byte much above the average) will not gain the
+ *     few percent a Huffman section must gain to be worth its header:
+ *     raw, without building a tree.
+ *   - Otherwise the previous tree is reused when it covers every byte
+ *     present and codes them at most as well as a new tree plus its
+ *     description; for small sections at the fast levels it is reused
+ *     whenever it covers them, which saves building a tree for a gain that
+ *     would be a few bytes.
+ *   - The result must gain at least min_gain() over raw, else raw: a
+ *     decoder decodes raw literals faster than Huffman ones.
+ *
+ * Four streams from 256 literals up (the decoder runs them interleaved);
+ * below that, and for treeless sections that fit the 3-byte header, one.
+ * The single-stream format only exists with 10-bit sizes, so a
+ * single-stream section always uses the 3-byte header.
+ */
+#include "zstd/compress/compress_internal.h"
+
+enum { LIT_RAW = 0, LIT_RLE = 1, LIT_COMPRESSED = 2, LIT_TREELESS = 3 };
+
+size_t xc_zstd_min_gain(size_t n, unsigned strategy)
+{
+    /* The strongest strategies accept smaller gains: their users pay for
+     * every byte. */
+    unsigned shift = strategy >= XC_ZSTRAT_BTULTRA ? strategy - 1 : 6;
+    return (n >> shift) + 2;
+}
+
+/* Header of a raw or RLE section: 1, 2 or 3 bytes for sizes below 32,
+ * 4096 and 2^20 (Size_Format 00/10, 01, 11). */
+static size_t write_plain_header(uint8_t *dst, unsigned type, size_t n)
+{
+    if (n < 32) {
+        dst[0] = (uint8_t)(type | (n << 3));
+        return 1;
+    }
+    if (n < 4096) {
+        xc_write_le16(dst, (uint16_t)(type | (1u << 2) | (n << 4)));
+        return 2;
+    }
+    xc_write_le24(dst, (uint32_t)(type | (3u << 2) | (n << 4)));
+    return 3;
+}
+
+static size_t plain_header_size(size_t n) { return 1 + (n >= 32) + (n >= 4096); }
+
+size_t xc_zstd_literals_raw(uint8_t *dst, size_t cap, const uint8_t *lit, size_t n)
+{
+    size_t const h = plain_header_size(n);
+    RETURN_ERROR_IF(h + n > cap, DST_TOO_SMALL);
+    write_plain_header(dst, LIT_RAW, n);
+    if (n) memcpy(dst + h, lit, n);
+    return h + n;
+}
+
+static size_t literals_rle(uint8_t *dst, size_t cap, uint8_t byte, size_t n)
+{
+    size_t const h = plain_header_size(n);
+    RETURN_ERROR_IF(h + 1 > cap, DST_TOO_SMALL);
+    write_plain_header(dst, LIT_RLE, n);
+    dst[h] = byte;
+    return h + 1;
+}
+
+/* Smallest section worth a Huffman attempt: fewer literals than this stay
+ * raw.  With a reusable tree there is no description to amortise. */
+static size_t min_literals_to_compress(unsigned strategy, int can_repeat)
+{
+    unsigned shift = strategy >= 9 ? 0 : XC_MIN(9 - strategy, 3u);
+    return can_repeat ? 6 : (size_t)8 << shift;
+}
+
+/* Whether ct has a code for each of lit[0..n). */
+static int codes_every_byte(const xc_huf_ctable *ct, const uint8_t *lit, size_t n)
+{
+    unsigned missing = 0;
+    for (size_t i = 0; i < n; i++)
+        missing |= (lit[i] > ct->max_symbol) | ((ct->elt[lit[i]] & 0xFF) == 0);
+    return !missing;
+}
+
+size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *lit,
+                               size_t n, unsigned *commit)
+{
+    xc_zentropy *const e = &c->ent;
+    unsigned const strategy = c->p.strategy;
+    unsigned count[256];
+    unsigned max_symbol;
+
+    *commit = 0;
+    if (strategy == XC_ZSTRAT_FAST && c->p.target_length > 0)
+        return xc_zstd_literals_raw(dst, cap, lit, n);
+    if (n < min_literals_to_compress(strategy, e->huf_valid))
+        return xc_zstd_literals_raw(dst, cap, lit, n);
+
+    size_t const lh = 3 + (n >= 1024) + (n >= 16384);
+    const xc_huf_ctable *prev = &e->huf[e->huf_cur];
+    const xc_huf_ctable *ct = prev;
+    uint8_t table[XC_HUF_TABLE_BOUND];
+    size_t table_size = 0;
+    int treeless = 1;
+
+    /* Every choice below depends on the literals alone, never on how much
+     * room dst has: a smaller destination may only turn success into
+     * XC_ERROR(DST_TOO_SMALL), not into different bytes.
+     *
+     * Small sections at the fast levels reuse the tree in force (a
+     * dictionary's, typically) whenever it has a code for every byte they
+     * hold, with no histogram: counting, and the choices it feeds, would
+     * cost more than they could gain there (libzstd makes the same call for
+     * a table it knows to be complete).  Checking the bytes against the
+     * tree costs n lookups, less than clearing a histogram. */
+    if (!(e->huf_valid && strategy < XC_ZSTRAT_LAZY && n <= 1024 &&
+          codes_every_byte(prev, lit, n))) {
+        unsigned const largest = xc_hist_count(count, &max_symbol, lit, n);
+        if (largest == n) return literals_rle(dst, cap, lit[0], n);
+        if (largest <= (n >> 7) + 4) return xc_zstd_literals_raw(dst, cap, lit, n);
+        int const can_repeat = e->huf_valid && xc_huf_valid_for(prev, count, max_symbol);
+        xc_huf_ctable *const fresh = &e->huf[e->huf_cur ^ 1];
+        size_t const depth = xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
+        FORWARD_IF_ERROR(depth);
+        if (depth == 0) return xc_zstd_literals_raw(dst, cap, lit, n);
+        table_size = xc_huf_write_table(table, sizeof table, fresh);
+        FORWARD_IF_ERROR(table_size);
+        /* 0: the table cannot be described (all 256 symbols at 8 bits, or
+         * weights that do not compress into 127 bytes); only the previous
+         * table or raw literals remain. */
+        if (table_size == 0 && !can_repeat) return xc_zstd_literals_raw(dst, cap, lit, n);
+        size_t const new_size = xc_huf_estimate_size(fresh, count, max_symbol) + table_size;
+        if (can_repeat && (table_size == 0 ||
+                           xc_huf_estimate_size(prev, count, max_symbol) <= new_size ||
+                           table_size + 12 >= n)) {
+            ct = prev;
+            treeless = 1;
+            table_size = 0;
+        } else {
+            if (table_size + 12 >= n) return xc_zstd_literals_raw(dst, cap, lit, n);
+            ct = fresh;
+            treeless = 0;
+        }
+    }
+
+    RETURN_ERROR_IF(cap < lh + 1, DST_TOO_SMALL);
+    uint8_t *const body = dst + lh;
+    size_t const body_cap = cap - lh;
+
+    /* The streams go to a scratch area when dst is short, so that their
+     * size decides between raw and Huffman whatever the room. */
+    int const single = n < 256 || (treeless && lh == 3);
+    size_t const need = table_size + n + 8 + (single ? 0 : 6);
+    uint8_t *out = body;
+    uint8_t *spare = NULL;
+    if (body_cap < need) {
+        out = spare = c->lit_scratch;
+    }
+    if (table_size) memcpy(out, table, table_size);
+    size_t const streams =
+        single ? xc_huf_compress_1x(out + table_size, need - table_size, lit, n, ct, c->bmi2)
+               : xc_huf_compress_4x(out + table_size, need - table_size, lit, n, ct, c->bmi2);
+    /* Streams longer than the literals plus a few bytes are never worth it
+     * (and did not fit in need). */
+    if (streams == XC_ERROR(DST_TOO_SMALL)) return xc_zstd_literals_raw(dst, cap, lit, n);
+    FORWARD_IF_ERROR(streams);
+    size_t const csize = table_size + streams;
+    if (csize + xc_zstd_min_gain(n, strategy) >= n) return xc_zstd_literals_raw(dst, cap, lit, n);
+    if (spare) {
+        RETURN_ERROR_IF(csize > body_cap, DST_TOO_SMALL);
+        memcpy(body, spare, csize);
+    }
+
+    uint32_t const type = treeless ? LIT_TREELESS : LIT_COMPRESSED;
+    switch (lh) {
+    case 3:
+        xc_write_le24(dst, type | ((uint32_t)!single << 2) | ((uint32_t)n << 4) |
+                               ((uint32_t)csize << 14));
+        break;
+    case 4:
+        xc_write_le32(dst, type | (2u << 2) | ((uint32_t)n << 4) | ((uint32_t)csize << 18));
+        break;
+    default:
+        xc_write_le32(dst, type | (3u << 2) | ((uint32_t)n << 4) | ((uint32_t)csize << 22));
+        dst[4] = (uint8_t)(csize >> 10);
+        break;
+    }
+    if (!treeless) *commit = XC_ZCOMMIT_HUF;
+    return lh + csize;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The compression context's memory: what each part needs for a frame's
+ * parameters, what a context holds, and the public estimate.
+ *
+ * The estimate and the allocations are computed by the same functions
+ * (xc_zstd_table_layout, xc_zstd_block_mem_bytes, xc_zldm_bytes, the size
+ * of the optimal parsers' state), so that they cannot drift apart; a test
+ * compares xc_zstd_estimate_cctx_size() with xc_zstd_cctx_mem_held() after
+ * a frame at every level.  A part that a context allocates must be counted
+ * in both functions below.
+ */
+#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_ldm.h"
+#include "zstd/compress/match/match_opt_price.h"
+
+xc_ztable_layout xc_zstd_table_layout(const xc_zstd_cparams *p)
+{
+    xc_ztable_layout t;
+    unsigned const row_log = xc_zstd_row_log(p);
+    unsigned const hash3_log = xc_zstd_hash3_log(p);
+    t.hash = (size_t)1 << p->hash_log;
+    /* No chain table for fast, nor for row-based search, which has a tag
+     * byte per cell and a head byte per row instead. */
+    t.chain = p->strategy == XC_ZSTRAT_FAST || row_log ? 0 : (size_t)1 << p->chain_log;
+    t.row = row_log ? (t.hash + (t.hash >> row_log) + 3) / 4 : 0;
+    t.hash3 = hash3_log ? (size_t)1 << hash3_log : 0;
+    t.total = t.hash + t.chain + t.row + t.hash3;
+    return t;
+}
+
+/* The optimal parsers' statistics and work area (match_opt_price.c). */
+static size_t opt_bytes(const xc_zstd_cparams *p)
+{
+    return p->strategy >= XC_ZSTRAT_BTOPT ? sizeof(struct xc_zopt_s) : 0;
+}
+
+size_t xc_zstd_cctx_mem_held(const xc_zstd_cctx *c)
+{
+    size_t n = sizeof *c;
+    n += c->tables_cap * sizeof(uint32_t);
+    if (c->seq_mem) n += xc_zstd_block_mem_bytes(c->seq_mem_block);
+    n += xc_zldm_held(c->ldm);
+    if (c->ms.opt) n += sizeof(struct xc_zopt_s);
+    n += c->in_cap + c->out_alloc_cap;
+    return n;
+}
+
+size_t xc_zstd_estimate_cctx_size(int level)
+{
+    RETURN_ERROR_IF(level < XC_ZSTD_LEVEL_MIN || level > XC_ZSTD_LEVEL_MAX, BAD_PARAMETER);
+    xc_zstd_cparams const p = xc_zstd_level_params(level, XC_ZSTD_SIZE_UNKNOWN);
+    xc_zldm_params const lp = xc_zldm_params_for(NULL, &p);
+    size_t const block = XC_MIN((size_t)XC_ZSTD_BLOCK_SIZE_MAX, (size_t)1 << p.window_log);
+    return sizeof(xc_zstd_cctx) + xc_zstd_table_layout(&p).total * sizeof(uint32_t) +
+           xc_zstd_block_mem_bytes(block) + xc_zldm_bytes(&lp) + opt_bytes(&p);
+}

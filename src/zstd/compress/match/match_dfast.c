@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The "double fast" match finder (levels 2 to 4): two hash tables, one
+ * keyed on 8 bytes (hash_log bits, ms->hash_table) and one on min_match
+ * bytes (chain_log bits, ms->chain_table), one candidate each, greedy
+ * parse.
+ *
+ * Why two tables.  A hash of 8 bytes finds long matches and rarely
+ * collides; a hash of 4 to 7 bytes finds the short matches the long one
+ * misses.  Each position first tries the repeat offset one byte ahead
+ * (cheapest to encode and very common in structured data), then the long
+ * candidate, then the short one; a short match is only taken after the
+ * long table has been asked about the next position too, since a long
+ * match one byte later usually beats a short match now.
+ *
+ * Speed.  The long hash and table load of the next position are issued
+ * before the current position's candidates are compared, so their
+ * latencies overlap.  Each 256 bytes without a match widen the stride by
+ * one byte (with prefetches ahead), so incompressible data is skimmed.  As
+ * in match_fast.c, early table writes never name a position at or after
+ * where the parse resumes.
+ */
+#include "zstd/compress/compress_internal.h"
+
+/* Bytes without a match after which the stride grows by one. */
+#define DFAST_STRIDE_STEP 256
+
+XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                  const uint8_t *const src, size_t const size, unsigned const mls)
+{
+    uint32_t *const hlong = ms->hash_table;
+    uint32_t *const hshort = ms->chain_table;
+    unsigned const llog = ms->p.hash_log;
+    unsigned const slog = ms->p.chain_log;
+    const uint8_t *const base = ms->base;
+    const uint8_t *const iend = src + size;
+    const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
+    uint32_t const low = xc_zwindow_low(ms, (uint32_t)(iend - base));
+    const uint8_t *const low_p = base + low;
+
+    const uint8_t *anchor = src;
+    /* The frame's first byte has no history to match. */
+    const uint8_t *ip = src + (src == base + ms->start);
+    const uint8_t *ip1;
+    const uint8_t *next_step;
+    const uint8_t *matchl0, *matchl1, *matchs0;
+    size_t step, hl0, hl1, mlen;
+    uint32_t idxl0, idxl1, cur, offset;
+
+    xc_zcursor out = xc_zcursor_open(ss);
+    uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
+    uint32_t off0 = 0, off1 = 0;
+    {
+        uint32_t const max_rep = (uint32_t)(ip - base) - ms->start;
+        if (r0 > max_rep) off0 = r0, r0 = 0;
+        if (r1 > max_rep) off1 = r1, r1 = 0;
+    }
+
+    for (;;) {
+        step = 1;
+        next_step = ip + DFAST_STRIDE_STEP;
+        ip1 = ip + 1;
+        if (ip1 > ilimit) break;
+
+        hl0 = xc_zhash(ip, llog, 8);
+        idxl0 = hlong[hl0];
+        matchl0 = base + idxl0;
+
+        do {
+            size_t const hs0 = xc_zhash(ip, slog, mls);
+            uint32_t const idxs0 = hshort[hs0];
+            cur = (uint32_t)(ip - base);
+            matchs0 = base + idxs0;
+            hlong[hl0] = cur;
+            hshort[hs0] = cur;
+
+            /* The repeat offset one byte ahead: at least one literal
+             * precedes it, so Offset_Value 1 is r0 and nothing rotates. */
+            if ((r0 > 0) & (xc_read32(ip + 1 - r0) == xc_read32(ip + 1))) {
+                mlen = 4 + xc_zcount(ip + 1 + 4, ip + 1 + 4 - r0, iend);
+                ip++;
+                xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
+                goto stored;
+            }
+
+            hl1 = xc_zhash(ip1, llog, 8);
+
+            if (idxl0 > low && xc_read64(matchl0) == xc_read64(ip)) {
+                mlen = 8 + xc_zcount(ip + 8, matchl0 + 8, iend);
+                offset = (uint32_t)(ip - matchl0);
+                while ((ip > anchor) & (matchl0 > low_p) && ip[-1] == matchl0[-1]) {
+                    ip--;
+                    matchl0--;
+                    mlen++;
+                }
+                goto found;
+            }
+
+            idxl1 = hlong[hl1];
+            matchl1 = base + idxl1;
+
+            if (idxs0 > low && xc_read32(matchs0) == xc_read32(ip)) goto short_found;
+
+            if (ip1 >= next_step) {
+                XC_PREFETCH(ip1 + 64);
+                XC_PREFETCH(ip1 + 128);
+                step++;
+                next_step += DFAST_STRIDE_STEP;
+            }
+            ip = ip1;
+            ip1 += step;
+            hl0 = hl1;
+            idxl0 = idxl1;
+            matchl0 = matchl1;
+        } while (ip1 <= ilimit);
+        break;
+
+    short_found:
+        /* Prefer a long match starting one byte later. */
+        if (idxl1 > low && xc_read64(matchl1) == xc_read64(ip1)) {
+            ip = ip1;
+            mlen = 8 + xc_zcount(ip + 8, matchl1 + 8, iend);
+            offset = (uint32_t)(ip - matchl1);
+            while ((ip > anchor) & (matchl1 > low_p) && ip[-1] == matchl1[-1]) {
+                ip--;
+                matchl1--;
+                mlen++;
+            }
+        } else {
+            mlen = 4 + xc_zcount(ip + 4, matchs0 + 4, iend);
+            offset = (uint32_t)(ip - matchs0);
+            while ((ip > anchor) & (matchs0 > low_p) && ip[-1] == matchs0[-1]) {
+                ip--;
+                matchs0--;
+                mlen++;
+            }
+        }
+
+    found:
+        r2 = r1;
+        r1 = r0;
+        r0 = offset;
+        /* ip1 is at most 3 past where the search stood, and the match that
+         * starts there or earlier covers at least 4 bytes. */
+        if (step < 4) hlong[hl1] = (uint32_t)(ip1 - base);
+        xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, offset + 3, mlen);
+
+    stored:
+        ip += mlen;
+        anchor = ip;
+        if (ip <= ilimit) {
+            /* Two positions inside the match, for continuations. */
+            uint32_t const in = cur + 2;
+            hlong[xc_zhash(base + in, llog, 8)] = in;
+            hlong[xc_zhash(ip - 2, llog, 8)] = (uint32_t)(ip - 2 - base);
+            hshort[xc_zhash(base + in, slog, mls)] = in;
+            hshort[xc_zhash(ip - 1, slog, mls)] = (uint32_t)(ip - 1 - base);
+
+            /* A match right after a match at the previous offset: with no
+             * literals, Offset_Value 1 names r1 (§3.1.2.5); r0 and r1 swap. */
+            while (ip <= ilimit && ((r1 > 0) & (xc_read32(ip) == xc_read32(ip - r1)))) {
+                size_t const rlen = 4 + xc_zcount(ip + 4, ip + 4 - r1, iend);
+                uint32_t const t = r1;
+                r1 = r0;
+                r0 = t;
+                hshort[xc_zhash(ip, slog, mls)] = (uint32_t)(ip - base);
+                hlong[xc_zhash(ip, llog, 8)] = (uint32_t)(ip - base);
+                xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
+                ip += rlen;
+                anchor = ip;
+            }
+        }
+    }
+
+    xc_zcursor_close(ss, out);
+    xc_zrep_restore(rep, r0, r1, r2, off0, off1);
+    return (size_t)(iend - anchor);
+}
+
+XC_ZFINDER(dfast_4, dfast_body(ms, ss, rep, src, size, 4))
+XC_ZFINDER(dfast_5, dfast_body(ms, ss, rep, src, size, 5))
+XC_ZFINDER(dfast_6, dfast_body(ms, ss, rep, src, size, 6))
+XC_ZFINDER(dfast_7, dfast_body(ms, ss, rep, src, size, 7))
+
+size_t xc_zstd_dfast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src,
+                     size_t size)
+{
+    static const xc_zstd_block_fn variants[2][4] = {
+        {dfast_4, dfast_5, dfast_6, dfast_7},
+        {dfast_4_bmi2, dfast_5_bmi2, dfast_6_bmi2, dfast_7_bmi2},
+    };
+    XC_ZFINDER_RUN(variants, 4u, 7u);
+}

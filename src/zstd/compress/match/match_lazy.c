@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The searching match finders: greedy (level 5, and 4 for small sources),
+ * lazy (6..7), lazy2 (8..12) and btlazy2 (13..15) as libzstd's tables
+ * assign them to large sources, one parse over three searches.
+ *
+ * Searches.  Candidates come from rows of recent positions
+ * (match_search_row.h) for greedy and lazy with windows above 16 KiB, from
+ * hash chains (match_search_hc.h) for the same strategies with smaller
+ * windows, and from binary trees (match_search_bt.h) for btlazy2, as in
+ * libzstd: rows touch fewer cache lines per search, chains need smaller
+ * tables (which matters when small inputs dominate), trees find the best
+ * candidates among many more positions for the same number of compares.
+ *
+ * The parse, at depth 0 (greedy), 1 (lazy) or 2 (lazy2, btlazy2).  At each
+ * position: the repeat offset one byte ahead (cheap, and a repeat costs few
+ * bits), and the best candidate at the position itself, the longer of the
+ * two.  Greedy takes a repeat at once.  The lazy parses then look one byte
+ * further (depth 2: up to two bytes) before committing: a repeat there, or
+ * a search there, replaces the match in hand when it is worth more.  The
+ * worth of a match is about the bits it saves: 4 per byte of length, less
+ * log2 of its Offset_Value (what its offset costs to send), so a longer
+ * match far away does not beat a near one that is one byte shorter.  A
+ * candidate further on must win by a margin, since taking it leaves the
+ * bytes before it as literals: 1 for a repeat (whose offset costs next to
+ * nothing; one byte on, repeats count 3 bits per byte instead of 4, which
+ * favours the match in hand), 4 for a search one byte on, 7 two bytes on.
+ * When it wins, the look-ahead starts over from there.  Then the match is
+ * extended backwards over equal bytes (the literals before it cost more
+ * than match bytes), stored, and followed by as many repeat matches at the
+ * previous offset as there are.
+ *
+ * With no match the parse strides ahead faster the longer it has gone
+ * without one (2^8 positions per extra byte of stride).
+ *
+ * Every variant (strategy, search, min_match) is a separate function
+ * compiled from the one force-inlined body, so that the choices are
+ * constants inside the loop; each is compiled twice (see XC_ZFINDER), the
+ * second copy with the SIMD row-tag comparison (SSE2 on x64, NEON on
+ * Arm64), which finds exactly what the plain C does.
+ */
+#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_search_bt.h"
+#include "zstd/compress/match/match_search_hc.h"
+#include "zstd/compress/match/match_search_row.h"
+
+/* Positions without a match after which the stride grows by one: 2^8. */
+#define LAZY_SKIP_LOG 8
+
+enum { SEARCH_HC = 0, SEARCH_ROW = 1, SEARCH_BT = 2 };
+
+XC_FORCE_INLINE size_t lazy_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                                   unsigned mls, uint32_t *offset, int kind, int simd)
+{
+    if (kind == SEARCH_ROW) return row_search(s, ip, iend, mls, offset, simd);
+    if (kind == SEARCH_BT) return bt_search(s, ip, iend, mls, offset);
+    return hc_search(s, ip, iend, mls, offset);
+}
+
+/* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
+XC_FORCE_INLINE int off_cost(uint32_t off_value) { return (int)xc_highbit32(off_value); }
+
+/* One step of the look-ahead at ip: a repeat at r0, weighed at rep_weight
+ * bits per byte, then a search, which must win by `margin` (see the top).
+ * The winner replaces the match in hand (*mlen, *ov, *mstart).  Returns 1
+ * when the search won: the look-ahead then starts over from ip. */
+XC_FORCE_INLINE int lazy_step(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                              unsigned mls, int kind, int simd, uint32_t r0, int rep_weight,
+                              int margin, size_t *mlen, uint32_t *ov, const uint8_t **mstart)
+{
+    if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
+        size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
+        if (rep_weight * (int)len > rep_weight * (int)*mlen - off_cost(*ov) + 1) {
+            *mlen = len;
+            *ov = 1;
+            *mstart = ip;
+        }
+    }
+    uint32_t offset = 0;
+    size_t const len = lazy_search(s, ip, iend, mls, &offset, kind, simd);
+    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) > 4 * (int)*mlen - off_cost(*ov) + margin) {
+        *mlen = len;
+        *ov = offset + 3;
+        *mstart = ip;
+        return 1;
+    }
+    return 0;
+}
+
+XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                 const uint8_t *const src, size_t const size, unsigned const mls,
+                                 int const kind, int const depth, unsigned const row_log,
+                                 int const simd)
+{
+    const uint8_t *const base = ms->base;
+    const uint8_t *const iend = src + size;
+    const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
+    const uint8_t *const frame_p = base + ms->start;
+    const uint8_t *anchor = src;
+    /* The first byte of the history has nothing before it to match. */
+    const uint8_t *ip = src + (src == frame_p);
+
+    xc_zcursor out = xc_zcursor_open(ss);
+    uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
+    uint32_t off0 = 0, off1 = 0;
+    {
+        uint32_t const max_rep = (uint32_t)(ip - frame_p);
+        if (r0 > max_rep) off0 = r0, r0 = 0;
+        if (r1 > max_rep) off1 = r1, r1 = 0;
+    }
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    /* A row log known at compile time (the specialised copies below) makes
+     * the row's size, masks and prefetches constants. */
+    if (kind == SEARCH_ROW && row_log) s.row_log = row_log;
+    /* After a very long match in the previous block, do not insert all of
+     * it: the last couple of hundred positions are the useful ones. */
+    {
+        uint32_t const cur = (uint32_t)(src - base);
+        if (cur > s.next + 384) s.next = cur - XC_MIN(192u, cur - s.next - 384);
+    }
+    if (kind == SEARCH_ROW) {
+        if (src == frame_p) row_frame_begin(&s, size);
+        row_fill_cache(&s, iend, mls);
+    } else if (kind == SEARCH_BT)
+        bt_fill_cache(&s, iend, mls);
+    else
+        hc_fill_cache(&s, iend, mls);
+
+    while (ip < ilimit) {
+        const uint8_t *mstart = ip + 1;
+        size_t mlen = 0;
+        /* Offset_Value: 1 for the repeat offset r0 (always after at least
+         * one literal here, so 1 means r0), offset + 3 otherwise. */
+        uint32_t ov = 1;
+
+        if ((r0 > 0) & (xc_read32(ip + 1 - r0) == xc_read32(ip + 1))) {
+            mlen = 4 + xc_zcount(ip + 1 + 4, ip + 1 + 4 - r0, iend);
+            if (depth == 0) goto store;
+        }
+        {
+            uint32_t offset = 0;
+            size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
+            if (len > mlen) {
+                mlen = len;
+                mstart = ip;
+                ov = offset + 3;
+            }
+        }
+        if (mlen < 4) {
+            ip += ((size_t)(ip - anchor) >> LAZY_SKIP_LOG) + 1;
+            continue;
+        }
+
+        /* Look ahead (see the top for the weights): k bytes past the match
+         * in hand, starting over at 1 when a search there wins.  One call
+         * site for both steps, so that the search is inlined twice (here
+         * and above) rather than three times: lazy2's finder shrank from
+         * 20 to 8 KiB, and its speed stopped depending on where the linker
+         * put it (sum at level 7 measured 0.85x or 1.04x libzstd in two
+         * programs before, 0.93-0.98x in both after). */
+        for (int k = 1; k <= depth && ip < ilimit;) {
+            ip++;
+            if (lazy_step(&s, ip, iend, mls, kind, simd, r0, k == 1 ? 3 : 4, k == 1 ? 4 : 7,
+                          &mlen, &ov, &mstart))
+                k = 1;
+            else
+                k++;
+        }
+
+        if (ov > 3) {
+            uint32_t const offset = ov - 3;
+            while ((mstart > anchor) & (mstart - offset > frame_p) &&
+                   mstart[-1] == mstart[-1 - (ptrdiff_t)offset]) {
+                mstart--;
+                mlen++;
+            }
+            r2 = r1;
+            r1 = r0;
+            r0 = offset;
+        }
+    store:
+        xc_zput_seq(&out, (size_t)(mstart - anchor), anchor, iend, ov, mlen);
+        ip = anchor = mstart + mlen;
+
+        /* A match right after a match at the previous offset: with no
+         * literals, Offset_Value 1 names r1 (§3.1.2.5); r0 and r1 swap. */
+        while (ip <= ilimit && ((r1 > 0) & (xc_read32(ip) == xc_read32(ip - r1)))) {
+            size_t const rlen = 4 + xc_zcount(ip + 4, ip + 4 - r1, iend);
+            uint32_t const t = r1;
+            r1 = r0;
+            r0 = t;
+            xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
+            ip += rlen;
+            anchor = ip;
+        }
+    }
+
+    xc_zsearch_close(&s, ms);
+    xc_zcursor_close(ss, out);
+    xc_zrep_restore(rep, r0, r1, r2, off0, off1);
+    return (size_t)(iend - anchor);
+}
+
+/* The second copy of each finder is the BMI2 one on x64 and the NEON one
+ * on Arm64 (XC_ZFINDER_SIMD). */
+#define LAZY_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth, 0)
+
+LAZY_MLS(greedy_hc, SEARCH_HC, 0)
+LAZY_MLS(lazy_hc, SEARCH_HC, 1)
+LAZY_MLS(lazy2_hc, SEARCH_HC, 2)
+LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
+
+/*
+ * The row finders.  The plain copy reads the row log (4 to 6) from the
+ * match state; the second copy, which every tier above portable runs, has
+ * one function per row log as well, as libzstd does.  With the row log a
+ * constant, the tag comparison, the rotation of the match mask and the
+ * prefetches of a row lose their loops and tests: sum (38 KB) at level 7
+ * went from 97 to 114 MB/s, 0.78x to 0.92x libzstd's speed.
+ */
+#define ROW_PLAIN_ONE(name, depth, mls)                                                     \
+    XC_ZFINDER_ALIGN static size_t name##_##mls(XC_ZFINDER_ARGS)                            \
+    {                                                                                       \
+        return lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, 0);             \
+    }
+#define ROW_PLAIN(name, depth)                                                              \
+    ROW_PLAIN_ONE(name, depth, 4) ROW_PLAIN_ONE(name, depth, 5) ROW_PLAIN_ONE(name, depth, 6)
+
+typedef struct {
+    xc_zstd_block_fn plain[3];    /* [min_match - 4] */
+    xc_zstd_block_fn second[3][3]; /* [min_match - 4][row_log - 4] */
+} row_finders;
+
+#if defined(XC_HAVE_ZFINDER_SECOND)
+#  define ROW_ONE(name, depth, mls, rl)                                                     \
+    XC_ZFINDER_SECOND(name##_##mls##_r##rl,                                                 \
+                      lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, xc_simd))
+#  define ROW_MLS(name, depth, mls)                                                         \
+    ROW_ONE(name, depth, mls, 4) ROW_ONE(name, depth, mls, 5) ROW_ONE(name, depth, mls, 6)
+#  define ROW_FINDERS(name, depth)                                                          \
+    ROW_PLAIN(name, depth)                                                                  \
+    ROW_MLS(name, depth, 4) ROW_MLS(name, depth, 5) ROW_MLS(name, depth, 6)
+#  define ROW_SECOND(name, mls) {name##_##mls##_r4, name##_##mls##_r5, name##_##mls##_r6}
+#  define ROW_TABLE(name)                                                                   \
+    {{name##_4, name##_5, name##_6},                                                        \
+     {ROW_SECOND(name, 4), ROW_SECOND(name, 5), ROW_SECOND(name, 6)}}
+#else
+/* No second copy on this ISA: the plain copies everywhere (the flag that
+ * selects the second copy is never set here). */
+#  define ROW_FINDERS(name, depth) ROW_PLAIN(name, depth)
+#  define ROW_TABLE(name)                                                                   \
+    {{name##_4, name##_5, name##_6},                                                        \
+     {{name##_4, name##_4, name##_4}, {name##_5, name##_5, name##_5}, {name##_6, name##_6, name##_6}}}
+#endif
+
+ROW_FINDERS(greedy_row, 0)
+ROW_FINDERS(lazy_row, 1)
+ROW_FINDERS(lazy2_row, 2)
+
+static size_t row_run(const row_finders *t, XC_ZFINDER_ARGS)
+{
+    if (size < XC_ZSTD_HASH_READ + 4) return size;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    if (!ms->bmi2) return t->plain[mls - 4](ms, ss, rep, src, size);
+    return t->second[mls - 4][ms->row_log - 4](ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_greedy(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(greedy_hc);
+    static const row_finders row = ROW_TABLE(greedy_row);
+    if (ms->row_log) return row_run(&row, ms, ss, rep, src, size);
+    return xc_zfinder_run_mls(&hc, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_lazy(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(lazy_hc);
+    static const row_finders row = ROW_TABLE(lazy_row);
+    if (ms->row_log) return row_run(&row, ms, ss, rep, src, size);
+    return xc_zfinder_run_mls(&hc, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_lazy2(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(lazy2_hc);
+    static const row_finders row = ROW_TABLE(lazy2_row);
+    if (ms->row_log) return row_run(&row, ms, ss, rep, src, size);
+    return xc_zfinder_run_mls(&hc, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_btlazy2(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_bt);
+    return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
+}
+
+/* ---- filling the tables ahead of a block (dictionaries) ------------------ */
+
+/* The positions a fill inserts: from next_to_update to the last one whose
+ * 8 hashed bytes end by iend.  Returns that end, or 0 for none. */
+static uint32_t fill_end(const xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const end = (uint32_t)(iend - ms->base);
+    if (end < XC_ZSTD_HASH_READ || end - XC_ZSTD_HASH_READ + 1 <= ms->next_to_update) return 0;
+    return end - XC_ZSTD_HASH_READ + 1;
+}
+
+void xc_zstd_fill_hc(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (!stop) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    hc_fill_cache(&s, iend, mls);
+    hc_insert(&s, stop, iend, mls);
+    xc_zsearch_close(&s, ms);
+}
+
+void xc_zstd_fill_row(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (!stop) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    size_t const end = (size_t)(iend - ms->base);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    row_fill_cache(&s, iend, mls);
+    for (uint32_t idx = s.next; idx < stop; idx++)
+        row_insert_one(&s, idx, row_next_hash(&s, idx, end, mls));
+    s.next = stop;
+    xc_zsearch_close(&s, ms);
+}
+
+void xc_zstd_fill_bt(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    uint32_t const stop = fill_end(ms, iend);
+    if (!stop) return;
+    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
+    xc_zsearch s;
+    xc_zsearch_open(&s, ms);
+    bt_fill_cache(&s, iend, mls);
+    bt_update(&s, stop, iend, mls);
+    xc_zsearch_close(&s, ms);
+}
+
+void xc_zstd_fill_search(xc_zmatch_state *ms, const uint8_t *iend)
+{
+    switch (ms->p.strategy) {
+    case XC_ZSTRAT_GREEDY:
+    case XC_ZSTRAT_LAZY:
+    case XC_ZSTRAT_LAZY2:
+        if (ms->row_log)
+            xc_zstd_fill_row(ms, iend);
+        else
+            xc_zstd_fill_hc(ms, iend);
+        break;
+    case XC_ZSTRAT_BTLAZY2: xc_zstd_fill_bt(ms, iend); break;
+    default: break;
+    }
+}

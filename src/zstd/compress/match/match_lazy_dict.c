@@ -1,0 +1,422 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The greedy, lazy, lazy2 and btlazy2 strategies with a prepared
+ * dictionary searched where it lies (attached), for small one-shot inputs:
+ * levels 4..12 or so, whichever use these strategies for the dictionary's
+ * size.  (libzstd calls this the dictMatchState mode.)
+ *
+ * Why.  Placing the content before the input (compress_dict.c) lets
+ * the ordinary finders run, but the frame then inserts its positions into
+ * rows copied from the dictionary, and putting those rows back afterwards
+ * costs a row copy (up to four cache lines) per input byte: for records of
+ * a few hundred bytes, more than the parse itself.  Here the frame's own
+ * rows hold only its own positions and the dictionary's are only read.
+ *
+ * Tables.  The frame's rows are as wide as the dictionary's (row_log and
+ * min_match are the same) but fewer, as many as the input needs (see
+ * compress_dict.c): a few KiB that stay in the first-level cache,
+ * where rows for every position of the content would take hundreds of KiB
+ * and a cache miss per inserted position.  So each search hashes twice,
+ * once for each table.  btlazy2 likewise gets buckets and a tree sized for
+ * the input (see bt_dict_search for the dictionary's tree).  The frame's cells from earlier frames hold indices
+ * below ms->start, which the search treats as the end of a row (rows are
+ * rings read newest first), so nothing is cleared between frames; heads
+ * left by earlier frames may point anywhere, which only changes where the
+ * ring starts.
+ *
+ * Search.  Each search reads the frame's row, then the dictionary's: up to
+ * 2^search_log candidates in all, the frame's first (the nearest, so ties
+ * go to the shorter offset).  Dictionary index d (content byte d - 1) lies
+ * pos + (content size + 1 - d) bytes before the frame's byte pos (RFC 8878
+ * §5: the content is the history just before the frame); candidates beyond
+ * the window the frame header declares are not taken.  A match in the
+ * content that reaches its end continues at the frame's first byte.
+ *
+ * Repeat offsets resolve the same way: within the frame, or into the
+ * content, where one whose 4 bytes would straddle the content's end and
+ * the frame's start is not tried (a match that does straddle is still
+ * found by counting on).  The parse itself is match_lazy.c's, with the same
+ * weights, so frames differ from the placed layout's only in which
+ * candidates the rows hold.
+ */
+#include "zstd/dict/cdict.h"
+#include "zstd/compress/match/match_search_bt.h"
+#include "zstd/compress/match/match_search_row.h"
+
+/* Positions without a match after which the stride grows by one: 2^8. */
+#define SKIP_LOG 8
+
+enum { KIND_ROW = 0, KIND_BT = 1 };
+
+typedef struct {
+    xc_zsearch s;               /* the frame's rows or trees */
+    const uint32_t *dcells;     /* the dictionary's rows or buckets, read only */
+    const uint32_t *dlinks;     /* the dictionary's tree links (btlazy2) */
+    uint32_t dmask;             /* node m's links are dlinks[2 * (m & dmask)] */
+    uint32_t dbt_low;           /* nodes at or below it may have lost their links */
+    const uint8_t *dtags;
+    const uint8_t *dheads;
+    const uint8_t *dbase;       /* dictionary index d is dbase[d] */
+    const uint8_t *dlowest;     /* the content's first byte */
+    const uint8_t *dend;        /* the content's end */
+    const uint8_t *prefix;      /* the frame's first byte */
+    unsigned dhash_bits;        /* the dictionary's hash (rows: row, then tag) */
+    uint32_t dend_idx;          /* content size + 1: the index just past it */
+    uint32_t window;
+} dsearch;
+
+/* Bytes ip[0..) agrees with m[0..), counting up to iend; m in the content
+ * (mend its end) goes on at the frame's first byte, m in the frame has
+ * mend NULL. */
+XC_FORCE_INLINE size_t count2(const dsearch *d, const uint8_t *ip, const uint8_t *m,
+                              const uint8_t *iend, const uint8_t *mend)
+{
+    if (!mend) return xc_zcount(ip, m, iend);
+    const uint8_t *const lim = (size_t)(iend - ip) > (size_t)(mend - m) ? ip + (mend - m) : iend;
+    size_t const n = xc_zcount(ip, m, lim);
+    if (m + n != mend) return n;
+    return n + xc_zcount(ip + n, d->prefix, iend);
+}
+
+/* The bytes `off` back from p (a frame byte), or NULL when that is not a
+ * place a repeat may be tried (see the top); *mend as for count2. */
+XC_FORCE_INLINE const uint8_t *rep_at(const dsearch *d, const uint8_t *p, uint32_t off,
+                                      const uint8_t **mend)
+{
+    size_t const pos = (size_t)(p - d->prefix);
+    if (off <= pos) {
+        *mend = NULL;
+        return off ? p - off : NULL;
+    }
+    size_t const into = off - pos;
+    if (into < 4 || into >= d->dend_idx || off > d->window) return NULL;
+    *mend = d->dend;
+    return d->dend - into;
+}
+
+/* The longest match at ip (4 bytes or more to count) among the frame's and
+ * the dictionary's candidates, its offset in *offset; 3 or less for none.
+ * ip joins the frame's row. */
+XC_FORCE_INLINE size_t dict_search(dsearch *d, const uint8_t *ip, const uint8_t *iend,
+                                   unsigned mls, uint32_t *offset, int simd)
+{
+    xc_zsearch *const s = &d->s;
+    const uint8_t *const base = s->base;
+    unsigned const row_log = s->row_log;
+    uint32_t const cells = (uint32_t)1 << row_log;
+    uint32_t const cur = (uint32_t)(ip - base);
+    uint32_t const low = s->start;
+    unsigned attempts = XC_MIN(s->attempts, cells);
+    uint32_t cand[64], dcand[64];
+    unsigned nc = 0, nd = 0;
+
+    uint32_t const dh = (uint32_t)xc_zhash(ip, d->dhash_bits, mls);
+    uint32_t const drow = dh >> 8;
+    size_t const dfirst = (size_t)drow << row_log;
+    XC_PREFETCH(d->dcells + dfirst);
+    XC_PREFETCH(d->dtags + dfirst);
+    /* The dictionary's tables lie mostly outside the first-level cache,
+     * and the next search is most often one byte on (the look-ahead, or
+     * a position without a match): its row is fetched while this one is
+     * searched (when its 8 hashed bytes are in the input: the look-ahead
+     * searches up to 8 bytes before its end). */
+    if (XC_LIKELY(iend - ip > XC_ZSTD_HASH_READ)) {
+        size_t const next = (size_t)(xc_zhash(ip + 1, d->dhash_bits, mls) >> 8) << row_log;
+        XC_PREFETCH(d->dcells + next);
+        XC_PREFETCH(d->dtags + next);
+    }
+    row_update(s, cur, iend, mls);
+    uint32_t const h = row_next_hash(s, cur, (size_t)(iend - base), mls);
+    uint32_t const row = h >> 8;
+    size_t const first = (size_t)row << row_log;
+
+    unsigned const head = s->heads[row] & (cells - 1);
+    uint64_t const m = row_rotate(row_tag_mask(s->tags + first, row_log, (uint8_t)h, simd), head,
+                                  cells);
+    /* low is the frame's start: older frames, and older still beyond. */
+    row_collect(s->table, first, head, cells, m, low, base, &attempts, cand, &nc);
+    row_insert_one(s, cur, h);
+    s->next = cur + 1;
+
+    /* The dictionary's cells: distance reach - d, at most one window. */
+    uint32_t const reach = (uint32_t)(ip - d->prefix) + d->dend_idx;
+    uint32_t const dlow = reach > d->window ? reach - d->window : 1;
+    unsigned const dhead = d->dheads[drow] & (cells - 1);
+    uint64_t const dm = row_rotate(row_tag_mask(d->dtags + dfirst, row_log, (uint8_t)dh, simd),
+                                   dhead, cells);
+    /* dlow is at least 1, which also stops at the empty cells (0). */
+    row_collect(d->dcells, dfirst, dhead, cells, dm, dlow, d->dbase, &attempts, dcand, &nd);
+
+    size_t best = row_best(base, cand, nc, ip, iend, cur, 3, offset);
+    if (ip + best == iend) return best;
+    for (unsigned i = 0; i < nd; i++) {
+        const uint8_t *const match = d->dbase + dcand[i];
+        /* The quick test reads best + 1 bytes of the candidate, which must
+         * lie in the content; near its end the count decides alone. */
+        if ((size_t)(d->dend - match) > best &&
+            xc_read32(match + best - 3) != xc_read32(ip + best - 3))
+            continue;
+        size_t const len = count2(d, ip, match, iend, d->dend);
+        if (len > best) {
+            best = len;
+            *offset = reach - dcand[i];
+            if (ip + len == iend) break;
+        }
+    }
+    return best;
+}
+
+/* The byte at dictionary-side index i (the frame's bytes follow the
+ * content's, index dend_idx being the frame's first). */
+XC_FORCE_INLINE uint8_t dbyte(const dsearch *d, uint32_t i)
+{
+    return i < d->dend_idx ? d->dbase[i] : d->prefix[i - d->dend_idx];
+}
+
+/* Bytes ip[k..) agrees with the dictionary's position m + k onwards. */
+XC_FORCE_INLINE size_t dcount_from(const dsearch *d, const uint8_t *ip, uint32_t m, size_t k,
+                                   const uint8_t *iend)
+{
+    size_t const i = (size_t)m + k;
+    if (i < d->dend_idx) return k + count2(d, ip + k, d->dbase + i, iend, d->dend);
+    return k + xc_zcount(ip + k, d->prefix + (i - d->dend_idx), iend);
+}
+
+/* btlazy2: the frame's own tree (match_search_bt.h, which inserts ip), then
+ * a walk down the dictionary's tree that writes nothing.  Its nodes are
+ * ordered by their suffixes within the content; compared here with the
+ * frame's bytes after the content's end, a suffix that reaches that end
+ * may be out of order, which can only send the walk down a worse branch or
+ * overstate a length the walk infers, so the winner's length is counted
+ * again from its first byte.  Between the two trees' best, the gain rule
+ * of match_search_bt.h decides. */
+XC_FORCE_INLINE size_t bt_dict_search(dsearch *d, const uint8_t *ip, const uint8_t *iend,
+                                      unsigned mls, uint32_t *offset)
+{
+    uint32_t const dh = (uint32_t)xc_zhash(ip, d->dhash_bits, mls);
+    uint32_t m = d->dcells[dh];
+    if (XC_LIKELY(iend - ip > XC_ZSTD_HASH_READ)) /* as in dict_search */
+        XC_PREFETCH(d->dcells + xc_zhash(ip + 1, d->dhash_bits, mls));
+    uint32_t foff = 0;
+    size_t flen = bt_search(&d->s, ip, iend, mls, &foff);
+
+    uint32_t const reach = (uint32_t)(ip - d->prefix) + d->dend_idx;
+    uint32_t dlow = reach > d->window ? reach - d->window : 1;
+    if (dlow < 2) dlow = 2; /* index 1 is never a node (match_search_bt.h) */
+    size_t len_smaller = 0, len_larger = 0, best = 0;
+    uint32_t best_m = 0;
+    unsigned best_cost = 31;
+    for (unsigned n = d->s.attempts; n > 0 && m >= dlow; n--) {
+        const uint32_t *const links = d->dlinks + 2 * (size_t)(m & d->dmask);
+        size_t const len = dcount_from(d, ip, m, XC_MIN(len_smaller, len_larger), iend);
+        if (len > best) {
+            unsigned const cost = xc_highbit32(reach - m + 1);
+            if (4 * (int)(len - best) > (int)cost - (int)best_cost) {
+                best = len;
+                best_cost = cost;
+                best_m = m;
+            }
+        }
+        if (ip + len == iend || m <= d->dbt_low) break;
+        if (dbyte(d, m + (uint32_t)len) < ip[len]) {
+            len_smaller = len;
+            m = links[1];
+        } else {
+            len_larger = len;
+            m = links[0];
+        }
+    }
+    if (best >= 4) best = dcount_from(d, ip, best_m, 0, iend);
+    if (best >= 4 && (flen < 4 || 4 * ((int)best - (int)flen) >
+                                      (int)best_cost - (int)xc_highbit32(foff + 1))) {
+        *offset = reach - best_m;
+        return best;
+    }
+    if (flen >= 4) *offset = foff;
+    return flen;
+}
+
+XC_FORCE_INLINE size_t any_search(dsearch *d, const uint8_t *ip, const uint8_t *iend,
+                                  unsigned mls, uint32_t *offset, int kind, int simd)
+{
+    if (kind == KIND_BT) return bt_dict_search(d, ip, iend, mls, offset);
+    return dict_search(d, ip, iend, mls, offset, simd);
+}
+
+/* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
+XC_FORCE_INLINE int off_cost(uint32_t off_value) { return (int)xc_highbit32(off_value); }
+
+/* One step of the look-ahead (match_lazy.c's lazy_step, with repeats that
+ * may reach into the content). */
+XC_FORCE_INLINE int dict_step(dsearch *d, const uint8_t *ip, const uint8_t *iend, unsigned mls,
+                              int kind, int simd, uint32_t r0, int rep_weight, int margin,
+                              size_t *mlen, uint32_t *ov, const uint8_t **mstart)
+{
+    const uint8_t *mend;
+    const uint8_t *const rm = rep_at(d, ip, r0, &mend);
+    if (rm && xc_read32(ip) == xc_read32(rm)) {
+        size_t const len = 4 + count2(d, ip + 4, rm + 4, iend, mend);
+        if (rep_weight * (int)len > rep_weight * (int)*mlen - off_cost(*ov) + 1) {
+            *mlen = len;
+            *ov = 1;
+            *mstart = ip;
+        }
+    }
+    uint32_t offset = 0;
+    size_t const len = any_search(d, ip, iend, mls, &offset, kind, simd);
+    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) > 4 * (int)*mlen - off_cost(*ov) + margin) {
+        *mlen = len;
+        *ov = offset + 3;
+        *mstart = ip;
+        return 1;
+    }
+    return 0;
+}
+
+XC_FORCE_INLINE size_t lazy_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
+                                      const uint8_t *const src, size_t const size,
+                                      unsigned const mls, int const kind, int const depth,
+                                      int const simd)
+{
+    const xc_zstd_cdict *const cd = ms->dict;
+    const uint8_t *const iend = src + size;
+    const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
+    const uint8_t *anchor = src;
+    const uint8_t *ip = src; /* the first byte may match the content */
+
+    dsearch d;
+    xc_zsearch_open(&d.s, ms);
+    d.dcells = cd->ms.hash_table;
+    d.dtags = cd->ms.tag_table;
+    d.dheads = cd->ms.row_heads;
+    d.dbase = cd->ms.base;
+    d.dlowest = cd->content;
+    d.dend = cd->content + cd->content_size;
+    d.prefix = ms->base + ms->start;
+    d.dend_idx = (uint32_t)cd->content_size + 1;
+    d.window = (uint32_t)1 << ms->p.window_log;
+    if (kind == KIND_BT) {
+        d.dhash_bits = cd->ms.p.hash_log;
+        d.dlinks = cd->ms.chain_table;
+        d.dmask = (uint32_t)(cd->ms.chain_size >> 1) - 1;
+        d.dbt_low = d.dend_idx > d.dmask ? d.dend_idx - d.dmask : 0;
+        bt_fill_cache(&d.s, iend, mls);
+    } else {
+        d.dhash_bits = cd->ms.p.hash_log - cd->ms.row_log + 8;
+        d.dlinks = NULL;
+        d.dmask = 0;
+        d.dbt_low = 0;
+        row_fill_cache(&d.s, iend, mls);
+    }
+
+    xc_zcursor out = xc_zcursor_open(ss);
+    uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
+
+    while (ip < ilimit) {
+        const uint8_t *mstart = ip + 1;
+        size_t mlen = 0;
+        uint32_t ov = 1; /* as in match_lazy.c: 1 is r0 after a literal */
+        {
+            const uint8_t *mend;
+            const uint8_t *const rm = rep_at(&d, ip + 1, r0, &mend);
+            if (rm && xc_read32(rm) == xc_read32(ip + 1)) {
+                mlen = 4 + count2(&d, ip + 1 + 4, rm + 4, iend, mend);
+                if (depth == 0) goto store;
+            }
+        }
+        {
+            uint32_t offset = 0;
+            size_t const len = any_search(&d, ip, iend, mls, &offset, kind, simd);
+            if (len > mlen) {
+                mlen = len;
+                mstart = ip;
+                ov = offset + 3;
+            }
+        }
+        if (mlen < 4) {
+            ip += ((size_t)(ip - anchor) >> SKIP_LOG) + 1;
+            continue;
+        }
+
+        /* The look-ahead of match_lazy.c, with one call site for both steps. */
+        for (int k = 1; k <= depth && ip < ilimit;) {
+            ip++;
+            if (dict_step(&d, ip, iend, mls, kind, simd, r0, k == 1 ? 3 : 4, k == 1 ? 4 : 7,
+                          &mlen, &ov, &mstart))
+                k = 1;
+            else
+                k++;
+        }
+
+        if (ov > 3) {
+            uint32_t const offset = ov - 3;
+            size_t const pos = (size_t)(mstart - d.prefix);
+            /* Extend backwards within the segment the match lies in. */
+            const uint8_t *match, *mlow;
+            if (offset <= pos) {
+                match = mstart - offset;
+                mlow = d.prefix;
+            } else {
+                match = d.dend - (offset - pos);
+                mlow = d.dlowest;
+            }
+            while ((mstart > anchor) & (match > mlow) && mstart[-1] == match[-1]) {
+                mstart--;
+                match--;
+                mlen++;
+            }
+            r2 = r1;
+            r1 = r0;
+            r0 = offset;
+        }
+    store:
+        xc_zput_seq(&out, (size_t)(mstart - anchor), anchor, iend, ov, mlen);
+        ip = anchor = mstart + mlen;
+
+        /* Repeats at r1 right after a match (§3.1.2.5: with no literals,
+         * Offset_Value 1 names r1); r0 and r1 swap. */
+        while (ip <= ilimit) {
+            const uint8_t *mend;
+            const uint8_t *const rm = rep_at(&d, ip, r1, &mend);
+            if (!rm || xc_read32(ip) != xc_read32(rm)) break;
+            size_t const rlen = 4 + count2(&d, ip + 4, rm + 4, iend, mend);
+            uint32_t const t = r1;
+            r1 = r0;
+            r0 = t;
+            xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
+            ip += rlen;
+            anchor = ip;
+        }
+    }
+
+    xc_zsearch_close(&d.s, ms);
+    xc_zcursor_close(ss, out);
+    rep[0] = r0;
+    rep[1] = r1;
+    rep[2] = r2;
+    return (size_t)(iend - anchor);
+}
+
+#define DICT_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_dict_body, kind, depth)
+
+DICT_MLS(greedy_dict, KIND_ROW, 0)
+DICT_MLS(lazy_dict, KIND_ROW, 1)
+DICT_MLS(lazy2_dict, KIND_ROW, 2)
+DICT_MLS(btlazy2_dict, KIND_BT, 2)
+
+size_t xc_zstd_lazy_dict(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table greedy = XC_ZFINDER_MLS_TABLE(greedy_dict),
+                                      lazy = XC_ZFINDER_MLS_TABLE(lazy_dict),
+                                      lazy2 = XC_ZFINDER_MLS_TABLE(lazy2_dict);
+    const xc_zfinder_mls_table *v = ms->p.strategy == XC_ZSTRAT_GREEDY ? &greedy
+                                    : ms->p.strategy == XC_ZSTRAT_LAZY ? &lazy
+                                                                       : &lazy2;
+    return xc_zfinder_run_mls(v, ms, ss, rep, src, size);
+}
+
+size_t xc_zstd_btlazy2_dict(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_dict);
+    return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
+}
