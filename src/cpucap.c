@@ -73,6 +73,29 @@ const struct xc_inet_variant xc_inet_variants[] = {
 };
 const size_t xc_inet_variant_count = XC_ARRAY_SIZE(xc_inet_variants);
 
+/* The zstd codec's hot loops differ between variants in a few instructions
+ * (BMI2's shifts and bit fields, vector row tags), not in the algorithm:
+ * see src/x64/zstd_*_bmi2.c and src/arm64/zstd_encode_neon.c.  The Arm64
+ * decoder has no variant of its own: its loops are scalar, and the plain
+ * C build already uses the whole base ISA. */
+const struct xc_zstd_decode_variant xc_zstd_decode_variants[] = {
+    {"portable", &xc_zstd_decode_portable, 0},
+#if defined(XC_ARCH_X64)
+    {"x64-bmi2", &xc_zstd_decode_x64_bmi2, XC_CPU_X64_BMI2},
+#endif
+};
+const size_t xc_zstd_decode_variant_count = XC_ARRAY_SIZE(xc_zstd_decode_variants);
+
+const struct xc_zstd_encode_variant xc_zstd_encode_variants[] = {
+    {"portable", &xc_zstd_encode_portable, 0},
+#if defined(XC_ARCH_X64)
+    {"x64-bmi2", &xc_zstd_encode_x64_bmi2, XC_CPU_X64_BMI2},
+#elif defined(XC_ARCH_ARM64)
+    {"arm64-neon", &xc_zstd_encode_arm64_neon, XC_CPU_ARM64_NEON},
+#endif
+};
+const size_t xc_zstd_encode_variant_count = XC_ARRAY_SIZE(xc_zstd_encode_variants);
+
 /* ---- tiers --------------------------------------------------------------- */
 
 struct tier {
@@ -136,9 +159,11 @@ static const struct {
 /* ---- state: written once by init(), read-only afterwards ----------------- */
 
 struct xc_kernels xc_kernels = {
-    xc_crc32c_portable, xc_inet_sum_portable, xc_inet_checksum_portable, "portable", "portable", 0,
-    "portable", "portable",
+    xc_crc32c_portable, xc_inet_sum_portable, xc_inet_checksum_portable, "portable", "portable",
+    &xc_zstd_decode_portable, &xc_zstd_encode_portable,
 };
+static const char *zstd_decode_name = "portable";
+static const char *zstd_encode_name = "portable";
 
 static unsigned detected_features;
 static unsigned active_features;
@@ -223,19 +248,18 @@ static void init(void)
             xc_kernels.inet_name = xc_inet_variants[i].name;
         }
     }
-#if defined(XC_ARCH_X64)
-    if (active_features & XC_CPU_X64_BMI2) {
-        xc_kernels.zstd_bmi2 = 1;
-        xc_kernels.zstd_decode_name = "x64-bmi2";
-        xc_kernels.zstd_encode_name = "x64-bmi2";
+    for (size_t i = 0; i < xc_zstd_decode_variant_count; i++) {
+        if ((xc_zstd_decode_variants[i].needs & active_features) == xc_zstd_decode_variants[i].needs) {
+            xc_kernels.zstd_decode = xc_zstd_decode_variants[i].kernels;
+            zstd_decode_name = xc_zstd_decode_variants[i].name;
+        }
     }
-#elif defined(XC_ARCH_ARM64)
-    /* The portable tier masks NEON out, so the tests run both copies. */
-    if (active_features & XC_CPU_ARM64_NEON) {
-        xc_kernels.zstd_bmi2 = 1;
-        xc_kernels.zstd_encode_name = "arm64-neon";
+    for (size_t i = 0; i < xc_zstd_encode_variant_count; i++) {
+        if ((xc_zstd_encode_variants[i].needs & active_features) == xc_zstd_encode_variants[i].needs) {
+            xc_kernels.zstd_encode = xc_zstd_encode_variants[i].kernels;
+            zstd_encode_name = xc_zstd_encode_variants[i].name;
+        }
     }
-#endif
 
     size_t pos = 0, cap_sz = sizeof description;
     pos = append(description, pos, cap_sz, "arch=" XC_ARCH_NAME " features=");
@@ -301,7 +325,7 @@ const char *xc_impl_name(const char *kernel)
     if (!kernel) return NULL;
     if (strcmp(kernel, "crc32c") == 0) return xc_kernels.crc32c_name;
     if (strcmp(kernel, "inet") == 0) return xc_kernels.inet_name;
-    if (strcmp(kernel, "zstd_decode") == 0) return xc_kernels.zstd_decode_name;
-    if (strcmp(kernel, "zstd_encode") == 0) return xc_kernels.zstd_encode_name;
+    if (strcmp(kernel, "zstd_decode") == 0) return zstd_decode_name;
+    if (strcmp(kernel, "zstd_encode") == 0) return zstd_encode_name;
     return NULL;
 }

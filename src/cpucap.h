@@ -68,6 +68,27 @@ XC_HIDDEN extern const size_t xc_crc32c_variant_count;
 XC_HIDDEN extern const struct xc_inet_variant xc_inet_variants[];
 XC_HIDDEN extern const size_t xc_inet_variant_count;
 
+/* The zstd codec's variants: a table of hot loops each (struct
+ * xc_zstd_dkernels in zstd/decompress/decompress_internal.h, struct
+ * xc_zstd_ckernels in zstd/compress/compress_kernels.h), compiled from the
+ * same templates under different targets; all write the same bytes. */
+struct xc_zstd_dkernels;
+struct xc_zstd_ckernels;
+struct xc_zstd_decode_variant {
+    const char *name;
+    const struct xc_zstd_dkernels *kernels;
+    unsigned needs;
+};
+struct xc_zstd_encode_variant {
+    const char *name;
+    const struct xc_zstd_ckernels *kernels;
+    unsigned needs;
+};
+XC_HIDDEN extern const struct xc_zstd_decode_variant xc_zstd_decode_variants[];
+XC_HIDDEN extern const size_t xc_zstd_decode_variant_count;
+XC_HIDDEN extern const struct xc_zstd_encode_variant xc_zstd_encode_variants[];
+XC_HIDDEN extern const size_t xc_zstd_encode_variant_count;
+
 /* ---- the dispatch table ------------------------------------------------- */
 
 struct xc_kernels {
@@ -76,12 +97,10 @@ struct xc_kernels {
     xc_inet_checksum_fn inet_checksum;
     const char *crc32c_name;
     const char *inet_name;
-    /* zstd: nonzero selects the second compiled copy of the entropy coders
-     * and match finders: BMI2 (with SSE2 row tags) on x64, NEON row tags
-     * on Arm64.  Both copies produce the same bytes. */
-    int zstd_bmi2;
-    const char *zstd_decode_name;
-    const char *zstd_encode_name;
+    /* zstd: the decoder's and the encoder's kernel tables (their names
+     * are their first field). */
+    const struct xc_zstd_dkernels *zstd_decode;
+    const struct xc_zstd_ckernels *zstd_encode;
 };
 
 XC_HIDDEN extern struct xc_kernels xc_kernels;

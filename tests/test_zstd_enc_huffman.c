@@ -5,7 +5,7 @@
  * cost when the tree fits, package-merge, the optimal length-limited code,
  * under a limit), for the depth limit, Kraft equality, ordering and
  * prefix-freeness; descriptions are read back with xc_huf_read_table() and
- * 1- and 4-stream literals decoded with xc_huf_decode(), from buffers that
+ * 1- and 4-stream literals decoded with the huf_decode kernels, from buffers that
  * end at a guard page, at exact and short capacities, with the BMI2 body
  * checked against the plain one.
  */
@@ -18,6 +18,10 @@
 #include "zstd/entropy/entropy_encode.h"
 #include "zstd_enc_test_util.h"
 #include "zstd/entropy/entropy_decode.h"
+#include "zstd/compress/compress_kernels.h"
+#include "zstd/decompress/decompress_internal.h"
+#include "zstd_variant_test_util.h"
+#include "portable/kernels.h"
 
 /* ---- Huffman code construction ---------------------------------------------- */
 
@@ -162,20 +166,20 @@ static void huf_roundtrip(const uint8_t *src, size_t n, const xc_huf_ctable *ct,
     size_t th = xc_huf_write_table(tmp, cap, ct);
     assert_false(xc_iserr(th));
     if (th == 0) goto out;
-    size_t body = four ? xc_huf_compress_4x(tmp + th, cap - th, src, n, ct, 0)
-                       : xc_huf_compress_1x(tmp + th, cap - th, src, n, ct, 0);
+    const struct xc_zstd_ckernels *k = zt_encoder_variant(0);
+    size_t body = four ? k->huf_4x(tmp + th, cap - th, src, n, ct)
+                       : k->huf_1x(tmp + th, cap - th, src, n, ct);
     assert_false(xc_iserr(body));
-    /* The BMI2 copy writes the same bytes. */
-    if (xc_kernels.zstd_bmi2) {
+    /* Every other variant writes the same bytes. */
+    for (size_t v = 1; (k = zt_encoder_variant(v)) != NULL; v++) {
         uint8_t *alt = malloc(cap);
-        size_t b2 = four ? xc_huf_compress_4x(alt, cap, src, n, ct, 1)
-                         : xc_huf_compress_1x(alt, cap, src, n, ct, 1);
+        size_t b2 = four ? k->huf_4x(alt, cap, src, n, ct) : k->huf_1x(alt, cap, src, n, ct);
         assert_int_equal(b2, body);
         assert_memory_equal(alt, tmp + th, body);
         free(alt);
     }
     assert_int_equal(xc_huf_read_table(&dt, tmp, th + body, n), th);
-    assert_int_equal(xc_huf_decode(back, n, tmp + th, body, four, &dt, xc_kernels.zstd_bmi2), n);
+    assert_int_equal(xc_kernels.zstd_decode->huf_decode(back, n, tmp + th, body, four, &dt), n);
     assert_memory_equal(back, src, n);
 
     /* Exact capacity works; one byte less, or any smaller capacity,
@@ -185,8 +189,8 @@ static void huf_roundtrip(const uint8_t *src, size_t n, const xc_huf_ctable *ct,
         size_t c = trial == 0 ? body : trial == 1 ? body - 1 : xc_rand_below((uint32_t)body);
         uint8_t *g = xc_guard_alloc(c ? c : 1);
         uint8_t *d = g + (c ? 0 : 1);
-        size_t r = four ? xc_huf_compress_4x(d, c, src, n, ct, xc_kernels.zstd_bmi2)
-                        : xc_huf_compress_1x(d, c, src, n, ct, xc_kernels.zstd_bmi2);
+        size_t r = four ? xc_kernels.zstd_encode->huf_4x(d, c, src, n, ct)
+                        : xc_kernels.zstd_encode->huf_1x(d, c, src, n, ct);
         if (trial) assert_int_equal(r, XC_ERROR(DST_TOO_SMALL));
         else {
             assert_int_equal(r, body);
@@ -233,7 +237,7 @@ static void test_huf_roundtrip(void **state)
             /* The estimate is the streams' size less rounding. */
             size_t est = xc_huf_estimate_size(&ct, hist, hmax);
             uint8_t *tmp = malloc(n * 2 + 16);
-            size_t one = xc_huf_compress_1x(tmp, n * 2 + 16, src, n, &ct, 0);
+            size_t one = xc_zstd_encode_portable.huf_1x(tmp, n * 2 + 16, src, n, &ct);
             assert_true(est < one && one <= est + 2);
             free(tmp);
             /* A symbol the table lacks. */
@@ -257,12 +261,12 @@ static void test_huf_roundtrip(void **state)
         huf_roundtrip(src, n, &ct, 1);
         huf_roundtrip(src, n, &ct, 0);
     }
-    assert_int_equal(xc_huf_compress_4x((uint8_t *)hist, sizeof hist, (const uint8_t *)"abcde", 5, &ct, 0),
+    assert_int_equal(xc_zstd_encode_portable.huf_4x((uint8_t *)hist, sizeof hist, (const uint8_t *)"abcde", 5, &ct),
                      XC_ERROR(BAD_PARAMETER));
     /* An empty 1-stream input is just the end mark. */
     {
         uint8_t one[1];
-        assert_int_equal(xc_huf_compress_1x(one, 1, NULL, 0, &ct, 0), 1);
+        assert_int_equal(xc_zstd_encode_portable.huf_1x(one, 1, NULL, 0, &ct), 1);
         assert_int_equal(one[0], 1);
     }
 }

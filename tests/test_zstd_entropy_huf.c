@@ -17,6 +17,9 @@
 
 #include "zstd_entropy_test_util.h"
 #include "cpucap.h"
+#include "zstd/decompress/decompress_internal.h"
+#include "zstd_variant_test_util.h"
+#include "portable/kernels.h"
 
 /* ---- Huffman: reference codes and encoder ------------------------------ */
 
@@ -168,15 +171,6 @@ static size_t huf_write_tree(uint8_t *dst, size_t cap, const hcode *h, int prefe
 
 /* ---- Huffman: tables and decoding ---------------------------------------- */
 
-static int have_bmi2(void)
-{
-#if defined(__x86_64__)
-    return (xc_cpu_detected() & XC_CPU_X64_BMI2) != 0;
-#else
-    return 0;
-#endif
-}
-
 /* Decodes with every table kind and body, into a buffer fenced in turn at
  * the front and at the back; checks the result against want (or only
  * safety when want is NULL).  Returns the number of decodes that failed. */
@@ -184,13 +178,14 @@ static int decode_all_ways(const hcode *h, const uint8_t *src, size_t src_size, 
                            const uint8_t *want, size_t n)
 {
     static xc_huf_dtable dt;
-    int kind, bmi2, fails = 0;
+    int kind, fails = 0;
+    const struct xc_zstd_dkernels *k;
     for (kind = XC_HUF_X1; kind <= XC_HUF_X2; kind++) {
         assert_int_equal(xc_huf_build_table(&dt, h->weight, h->nsym, kind), 0);
-        for (bmi2 = 0; bmi2 <= have_bmi2(); bmi2++) {
-            fenced s = fence_copy(src, src_size, (kind + bmi2) & 1);
-            fenced d = fence_alloc(n, bmi2 & 1);
-            size_t r = xc_huf_decode(d.p, n, s.p, src_size, four, &dt, bmi2);
+        for (size_t v = 0; (k = zt_decoder_variant(v)) != NULL; v++) {
+            fenced s = fence_copy(src, src_size, (kind + (int)v) & 1);
+            fenced d = fence_alloc(n, (int)v & 1);
+            size_t r = k->huf_decode(d.p, n, s.p, src_size, four, &dt);
             if (want) {
                 assert_int_equal(r, n);
                 assert_memory_equal(d.p, want, n);
@@ -286,9 +281,9 @@ static void test_huf_roundtrip(void **state)
             static xc_huf_dtable dt;
             uint8_t *out = malloc(n + 1);
             assert_int_equal(xc_huf_build_table(&dt, h.weight, h.nsym, XC_HUF_X1 + (round & 1)), 0);
-            assert_true(xc_iserr(xc_huf_decode(out, n + 1, enc, size, four, &dt, 0)) ||
+            assert_true(xc_iserr(xc_huf_decode_portable(out, n + 1, enc, size, four, &dt)) ||
                         memcmp(out, data, n) != 0);
-            assert_true(xc_iserr(xc_huf_decode(out, n - 1, enc, size, four, &dt, 0)) ||
+            assert_true(xc_iserr(xc_huf_decode_portable(out, n - 1, enc, size, four, &dt)) ||
                         memcmp(out, data, n - 1) != 0);
             free(out);
         }
@@ -473,21 +468,21 @@ static void test_huf_bad_streams(void **state)
     /* No table yet (a treeless block first). */
     xc_huf_dtable_clear(&dt);
     memset(enc, 0x55, 64);
-    assert_int_equal(xc_huf_decode(out, 10, enc, 20, 1, &dt, 0), XC_ERROR(CORRUPT));
-    assert_int_equal(xc_huf_decode(out, 10, enc, 20, 0, &dt, 0), XC_ERROR(CORRUPT));
+    assert_int_equal(xc_huf_decode_portable(out, 10, enc, 20, 1, &dt), XC_ERROR(CORRUPT));
+    assert_int_equal(xc_huf_decode_portable(out, 10, enc, 20, 0, &dt), XC_ERROR(CORRUPT));
 
     hcode_random(&h, 40, 9, 256);
     assert_int_equal(xc_huf_build_table(&dt, h.weight, h.nsym, XC_HUF_X1), 0);
     /* Four streams need 10 bytes and 6 literals. */
-    assert_int_equal(xc_huf_decode(out, 5, enc, 20, 1, &dt, 0), XC_ERROR(CORRUPT));
-    assert_int_equal(xc_huf_decode(out, 10, enc, 9, 1, &dt, 0), XC_ERROR(CORRUPT));
+    assert_int_equal(xc_huf_decode_portable(out, 5, enc, 20, 1, &dt), XC_ERROR(CORRUPT));
+    assert_int_equal(xc_huf_decode_portable(out, 10, enc, 9, 1, &dt), XC_ERROR(CORRUPT));
     /* Jump table beyond the input: 0x5555 * 3 + 6 > 20. */
-    assert_int_equal(xc_huf_decode(out, 10, enc, 20, 1, &dt, 0), XC_ERROR(CORRUPT));
+    assert_int_equal(xc_huf_decode_portable(out, 10, enc, 20, 1, &dt), XC_ERROR(CORRUPT));
     /* An empty fourth stream. */
     xc_write_le16(enc, 4);
     xc_write_le16(enc + 2, 4);
     xc_write_le16(enc + 4, 4);
-    assert_int_equal(xc_huf_decode(out, 10, enc, 18, 1, &dt, 0), XC_ERROR(CORRUPT));
+    assert_int_equal(xc_huf_decode_portable(out, 10, enc, 18, 1, &dt), XC_ERROR(CORRUPT));
 
     /* Random damage to valid streams: errors or wrong bytes, never a
      * fault (the fences see to that). */
@@ -596,11 +591,12 @@ static unsigned walk_frame(const uint8_t *f, size_t size)
                     assert_int_equal(xc_huf_build_table(&alt, w, 256, XC_HUF_X2), 0);
                 }
             }
-            assert_int_equal(xc_huf_decode(out[0], regen, lit + tree, comp - tree, four, &dt, 0), regen);
-            assert_int_equal(xc_huf_decode(out[1], regen, lit + tree, comp - tree, four, &alt, 0), regen);
+            const struct xc_zstd_dkernels *k = zt_decoder_variant(0);
+            assert_int_equal(k->huf_decode(out[0], regen, lit + tree, comp - tree, four, &dt), regen);
+            assert_int_equal(k->huf_decode(out[1], regen, lit + tree, comp - tree, four, &alt), regen);
             assert_memory_equal(out[0], out[1], regen);
-            if (have_bmi2()) {
-                assert_int_equal(xc_huf_decode(out[2], regen, lit + tree, comp - tree, four, &dt, 1), regen);
+            for (size_t v = 1; (k = zt_decoder_variant(v)) != NULL; v++) {
+                assert_int_equal(k->huf_decode(out[2], regen, lit + tree, comp - tree, four, &dt), regen);
                 assert_memory_equal(out[0], out[2], regen);
             }
             sections++;

@@ -16,6 +16,10 @@ XC_HIDDEN uint32_t xc_crc32c_arm64_sha3(uint32_t crc, const uint8_t *data, size_
 
 XC_HIDDEN uint32_t xc_inet_sum_arm64_neon(uint32_t sum, const uint8_t *data, size_t len);
 XC_HIDDEN uint16_t xc_inet_checksum_arm64_neon(const uint8_t *data, size_t len);
+
+/* The zstd encoder's hot loops with NEON row tags (zstd_encode_neon.c). */
+struct xc_zstd_ckernels;
+XC_HIDDEN extern const struct xc_zstd_ckernels xc_zstd_encode_arm64_neon;
 #endif
 
 #endif

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 
 #include "cpucap.h"
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/compress_kernels.h"
 #include "zstd/compress/match/match_ldm.h"
 
 /* Blocks below this size are sent raw without trying: a compressed block
@@ -169,7 +169,7 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
                             size_t span)
 {
     c->p = *p;
-    c->finder = xc_zstd_block_fn_for(p->strategy);
+    c->finder = c->kern->finder[p->strategy];
     c->block_max = XC_MIN((size_t)XC_ZSTD_BLOCK_SIZE_MAX, (size_t)1 << p->window_log);
 
     /* Tables: the hash table for every strategy; a chain table (dfast: the
@@ -223,7 +223,6 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
     c->ms.tag_table = row_log ? (uint8_t *)(void *)(c->tables + hsize) : NULL;
     c->ms.row_heads = row_log ? c->ms.tag_table + hsize : NULL;
     c->ms.next_to_update = start;
-    c->ms.bmi2 = c->bmi2;
     c->ms.p = *p;
     /* The optimal parsers' 3-byte hash heads follow the chain table. */
     c->ms.hash3_table = layout.hash3 ? c->tables + hsize + csize : NULL;
@@ -372,7 +371,7 @@ xc_zstd_cctx *xc_zstd_cctx_new(void)
     xc_zstd_cctx *c = (xc_zstd_cctx *)calloc(1, sizeof *c);
     if (!c) return NULL;
     xc_cpucap_init();
-    c->bmi2 = xc_kernels.zstd_bmi2;
+    c->kern = xc_kernels.zstd_encode;
     c->level = XC_ZSTD_LEVEL_DEFAULT;
     c->content_size_flag = 1;
     c->dict_id_flag = 1;

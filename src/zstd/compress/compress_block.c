@@ -23,7 +23,7 @@
  * length and offset.  So the encoder walks the sequences from the last to
  * the first and writes everything in the mirror order.
  */
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/compress_kernels.h"
 
 /* ---- codes (RFC 8878 §3.1.1.3.2.1) ---------------------------------------- */
 
@@ -41,9 +41,9 @@ static const uint8_t ml_code_small[128] = {
     41, 41, 41, 41, 41, 41, 41, 41, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42,
     42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42};
 
-static const uint8_t ll_extra[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  1,  1,
+const uint8_t xc_zstd_ll_extra[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  1,  1,
                                      1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-static const uint8_t ml_extra[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,
+const uint8_t xc_zstd_ml_extra[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,
                                      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,  1,  1,  1,
                                      2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 
@@ -269,156 +269,6 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
     }
 }
 
-/* ---- the sequences section ----------------------------------------------------------- */
-
-/* The sequence bitstream has its own writer rather than the entropy layer's
- * xc_bitw: with the container, its fill, the output pointer and the three
- * FSE states all in locals, the loop below keeps them in registers, which
- * is worth a good part of the encoder's time at the fast levels.  Fields
- * are added at the top of a 64-bit container (the oldest at bit 0) and
- * whole bytes are stored little-endian, 8 at a time while 8 bytes of room
- * remain; near the end, byte by byte, and past the end the overflow flag
- * drops them (the block then goes out raw). */
-typedef struct {
-    uint64_t acc;
-    unsigned fill;
-    int overflow;
-    uint8_t *p;
-    uint8_t *fast_lim; /* p below this has 8 bytes of room */
-    uint8_t *end;
-} seq_writer;
-
-static XC_NOINLINE void seq_store_tail(seq_writer *w, unsigned nbytes)
-{
-    for (unsigned i = 0; i < nbytes; i++) {
-        if (w->p == w->end) {
-            w->overflow = 1;
-            return;
-        }
-        *w->p++ = (uint8_t)(w->acc >> (8 * i));
-    }
-}
-
-XC_FORCE_INLINE void seq_flush(seq_writer *w)
-{
-    unsigned const nbytes = w->fill >> 3;
-    if (XC_LIKELY(w->p < w->fast_lim)) {
-        xc_write_le64(w->p, w->acc);
-        w->p += nbytes;
-    } else {
-        seq_store_tail(w, nbytes);
-    }
-    w->acc >>= nbytes * 8; /* fill <= 63, so at most 56 */
-    w->fill &= 7;
-}
-
-/* value's low n bits (n < 64); with BMI2 this is one bzhi. */
-XC_FORCE_INLINE void seq_add(seq_writer *w, uint64_t value, unsigned n)
-{
-    w->acc |= (value & (((uint64_t)1 << n) - 1)) << w->fill;
-    w->fill += n;
-}
-
-/* One FSE step (see entropy_encode.h): emit the low bits of the state
- * that the decoder will read to come back to it, move to the next state. */
-XC_FORCE_INLINE uint32_t seq_fse(seq_writer *w, const xc_fse_ctable *ct, uint32_t state,
-                                 unsigned symbol)
-{
-    xc_fse_symtt const tt = ct->sym[symbol];
-    unsigned const nb = (state + tt.delta_nbits) >> 16;
-    seq_add(w, state, nb);
-    return ct->state[(int32_t)(state >> nb) + tt.delta_state];
-}
-
-XC_FORCE_INLINE size_t seq_bitstream_body(const xc_zseqstore *ss, uint8_t *dst, size_t cap,
-                                          const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
-                                          const xc_fse_ctable *ctml)
-{
-    const xc_zseq *const seq = ss->seq;
-    const uint8_t *const llc = ss->ll_code, *const mlc = ss->ml_code, *const ofc = ss->of_code;
-    size_t n = ss->nb_seq - 1;
-    seq_writer w;
-    xc_fse_cstate init;
-    uint32_t sll, sof, sml;
-
-    w.acc = 0;
-    w.fill = 0;
-    w.overflow = 0;
-    w.p = dst;
-    w.end = dst + cap;
-    w.fast_lim = cap >= 8 ? dst + cap - 7 : dst;
-
-    xc_fse_init_state(&init, ctml, mlc[n]);
-    sml = init.value;
-    xc_fse_init_state(&init, ctof, ofc[n]);
-    sof = init.value;
-    xc_fse_init_state(&init, ctll, llc[n]);
-    sll = init.value;
-    seq_add(&w, seq[n].lit_len, ll_extra[llc[n]]);
-    seq_add(&w, seq[n].match_len - 3, ml_extra[mlc[n]]);
-    seq_flush(&w);
-    seq_add(&w, seq[n].off_value, ofc[n]);
-    seq_flush(&w);
-
-    while (n-- > 0) {
-        unsigned const lc = llc[n], mc = mlc[n], oc = ofc[n];
-        unsigned const lb = ll_extra[lc], mb = ml_extra[mc];
-        /* After a flush at most 7 bits wait; the three state updates add at
-         * most 8 + 9 + 9 and the literal-length bits 16: 49 < 64. */
-        sof = seq_fse(&w, ctof, sof, oc);
-        sml = seq_fse(&w, ctml, sml, mc);
-        sll = seq_fse(&w, ctll, sll, lc);
-        seq_add(&w, seq[n].lit_len, lb);
-        /* The rest fits without a flush when the three extra fields take
-         * at most 30 bits (7 + 26 + 30 <= 63): only long offsets and long
-         * lengths need the early one. */
-        if (XC_UNLIKELY(lb + mb + oc > 30)) seq_flush(&w);
-        seq_add(&w, seq[n].match_len - 3, mb);
-        seq_add(&w, seq[n].off_value, oc);
-        seq_flush(&w);
-    }
-    seq_add(&w, sml, ctml->table_log);
-    seq_add(&w, sof, ctof->table_log);
-    seq_add(&w, sll, ctll->table_log);
-    seq_add(&w, 1, 1); /* the end mark */
-    seq_flush(&w);
-    if (w.fill) {
-        if (w.p == w.end) w.overflow = 1;
-        else *w.p++ = (uint8_t)w.acc;
-    }
-    RETURN_ERROR_IF(w.overflow, DST_TOO_SMALL);
-    return (size_t)(w.p - dst);
-}
-
-static size_t seq_bitstream_generic(const xc_zseqstore *ss, uint8_t *dst, size_t cap,
-                                    const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
-                                    const xc_fse_ctable *ctml)
-{
-    return seq_bitstream_body(ss, dst, cap, ctll, ctof, ctml);
-}
-
-#if defined(XC_ARCH_X64)
-/* The same loop compiled for BMI2: masks become bzhi and variable shifts
- * shlx/shrx, which do not go through the flags register. */
-XC_TARGET("bmi,bmi2")
-static size_t seq_bitstream_bmi2(const xc_zseqstore *ss, uint8_t *dst, size_t cap,
-                                 const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
-                                 const xc_fse_ctable *ctml)
-{
-    return seq_bitstream_body(ss, dst, cap, ctll, ctof, ctml);
-}
-#endif
-
-static size_t write_bitstream(const xc_zstd_cctx *c, uint8_t *dst, size_t cap,
-                              const xc_fse_ctable *ctll, const xc_fse_ctable *ctof,
-                              const xc_fse_ctable *ctml)
-{
-#if defined(XC_ARCH_X64)
-    if (c->bmi2) return seq_bitstream_bmi2(&c->ss, dst, cap, ctll, ctof, ctml);
-#endif
-    return seq_bitstream_generic(&c->ss, dst, cap, ctll, ctof, ctml);
-}
-
 static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsigned *commit)
 {
     xc_zseqstore *const ss = &c->ss;
@@ -487,7 +337,7 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
     }
     *modes = (uint8_t)((mode[XC_ZT_LL] << 6) | (mode[XC_ZT_OF] << 4) | (mode[XC_ZT_ML] << 2));
 
-    size_t const bits = write_bitstream(c, op, (size_t)(oend - op), ct[XC_ZT_LL],
+    size_t const bits = c->kern->seq_bitstream(&c->ss, op, (size_t)(oend - op), ct[XC_ZT_LL],
                                         ct[XC_ZT_OF], ct[XC_ZT_ML]);
     FORWARD_IF_ERROR(bits);
     /* zstd 1.3.4 and older reject a block whose last FSE description
@@ -543,7 +393,7 @@ size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64], s
         unsigned max = seq_types[t].max_code, most = 0;
         while (max > 0 && cnt[max] == 0) max--;
         for (unsigned s = 0; s <= max; s++) {
-            unsigned const extra = t == XC_ZT_LL ? ll_extra[s] : t == XC_ZT_ML ? ml_extra[s] : s;
+            unsigned const extra = t == XC_ZT_LL ? xc_zstd_ll_extra[s] : t == XC_ZT_ML ? xc_zstd_ml_extra[s] : s;
             bits += (size_t)cnt[s] * extra;
             most = XC_MAX(most, cnt[s]);
         }

@@ -212,7 +212,6 @@ typedef struct {
     unsigned row_log;
     uint8_t *tag_table;
     uint8_t *row_heads;
-    int bmi2;                 /* run the BMI2-compiled copies of the finders (x64) */
     xc_zstd_cparams p;
     /* The optimal parsers (btopt and up, min_match 3): heads of 3-byte
      * hashes (1 << hash3_log entries, in the tables), and the parser's
@@ -225,15 +224,6 @@ typedef struct {
     const xc_zstd_cdict *dict;
 } xc_zmatch_state;
 
-/* Each finder body is compiled twice on x64: for the baseline, and with
- * BMI2, where variable shifts (shlx/shrx, used by every hash) need not go
- * through the cl register and trailing-zero counts become tzcnt; that
- * frees registers in loops that are short of them.  The second copy may
- * also use SSE2 (xc_simd = 1) where that computes exactly what the plain C
- * does (row tags), so both copies find exactly the same matches.
- * XC_ZFINDER(name, call) defines `name` and `name_bmi2` (an alias of
- * `name` elsewhere) as wrappers of `call`, which uses the finder arguments
- * (ms, ss, rep, src, size) and may use xc_simd. */
 /* Finders start on a 64-byte boundary, so that their loops sit at the same
  * place relative to the fetch windows in every program that links the
  * library.  Placed at 48 bytes past a boundary by one program's link, the
@@ -242,30 +232,6 @@ typedef struct {
 #define XC_ZFINDER_ALIGN XC_ALIGNED(64)
 #define XC_ZFINDER_ARGS                                                                     \
     xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src, size_t size
-#if defined(XC_ARCH_X64)
-#  define XC_ZFINDER(name, call)                                                            \
-    XC_ZFINDER_ALIGN static size_t name(XC_ZFINDER_ARGS)                                    \
-    {                                                                                       \
-        int const xc_simd = 0;                                                              \
-        (void)xc_simd;                                                                      \
-        return call;                                                                        \
-    }                                                                                       \
-    XC_TARGET("bmi,bmi2") XC_ZFINDER_ALIGN static size_t name##_bmi2(XC_ZFINDER_ARGS)       \
-    {                                                                                       \
-        int const xc_simd = 1;                                                              \
-        (void)xc_simd;                                                                      \
-        return call;                                                                        \
-    }
-#else
-#  define XC_ZFINDER(name, call)                                                            \
-    XC_ZFINDER_ALIGN static size_t name(XC_ZFINDER_ARGS)                                    \
-    {                                                                                       \
-        int const xc_simd = 0;                                                              \
-        (void)xc_simd;                                                                      \
-        return call;                                                                        \
-    }                                                                                       \
-    static size_t name##_bmi2(XC_ZFINDER_ARGS) { return name(ms, ss, rep, src, size); }
-#endif
 
 /* A match finder parses src[0..size), a block whose bytes are at indices
  * src - ms->base onwards and whose history is everything before it in the
@@ -276,94 +242,7 @@ typedef struct {
 typedef size_t (*xc_zstd_block_fn)(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                    const uint8_t *src, size_t size);
 
-/* The body of a finder's entry point: runs the copy in table[copy][mls -
- * lo] (table is [2][hi - lo + 1]: the plain copies, then the second ones;
- * XC_ZFINDER) for the match state's flag and min_match clamped to lo..hi.
- * Every finder hashes a few positions ahead of the one it searches, so a
- * block too short for that is all literals. */
-#define XC_ZFINDER_RUN(table, lo, hi)                                                       \
-    do {                                                                                    \
-        if (size < XC_ZSTD_HASH_READ + 4) return size;                                      \
-        unsigned const xc_mls_ = XC_MIN(XC_MAX(ms->p.min_match, (lo)), (hi));               \
-        return (table)[ms->bmi2 != 0][xc_mls_ - (lo)](ms, ss, rep, src, size);              \
-    } while (0)
-
-/* Finders whose second copy differs from the first in SIMD code (the row
- * search's tag comparison): on x64 XC_ZFINDER, whose second copy has BMI2
- * (and SSE2, which every x64 CPU has); on Arm64 two plain copies, the
- * second with NEON, chosen by the same flag (cpucap.c sets it there on the
- * tiers above portable). */
-#if defined(XC_ARCH_ARM64)
-#  define XC_ZFINDER_SIMD(name, call)                                                       \
-    XC_ZFINDER_ALIGN static size_t name(XC_ZFINDER_ARGS)                                    \
-    {                                                                                       \
-        int const xc_simd = 0;                                                              \
-        return call;                                                                        \
-    }                                                                                       \
-    XC_ZFINDER_ALIGN static size_t name##_bmi2(XC_ZFINDER_ARGS)                             \
-    {                                                                                       \
-        int const xc_simd = 1;                                                              \
-        return call;                                                                        \
-    }
-#else
-#  define XC_ZFINDER_SIMD(name, call) XC_ZFINDER(name, call)
-#endif
-
-/* Only the second copy of XC_ZFINDER_SIMD, for finders that are specialised
- * further in the copy that the tiers above portable run.  Elsewhere (no
- * SIMD row code) nothing is defined and the caller uses its plain copies. */
-#if defined(XC_ARCH_X64)
-#  define XC_HAVE_ZFINDER_SECOND 1
-#  define XC_ZFINDER_SECOND(name, call)                                                     \
-    XC_TARGET("bmi,bmi2") XC_ZFINDER_ALIGN static size_t name(XC_ZFINDER_ARGS)              \
-    {                                                                                       \
-        int const xc_simd = 1;                                                              \
-        return call;                                                                        \
-    }
-#elif defined(XC_ARCH_ARM64)
-#  define XC_HAVE_ZFINDER_SECOND 1
-#  define XC_ZFINDER_SECOND(name, call)                                                     \
-    XC_ZFINDER_ALIGN static size_t name(XC_ZFINDER_ARGS)                                    \
-    {                                                                                       \
-        int const xc_simd = 1;                                                              \
-        return call;                                                                        \
-    }
-#endif
-
-/* Copies name_4, name_5, name_6 of a search finder whose body is
- * fn(ms, ss, rep, src, size, min_match, ..., xc_simd), and the table of
- * them that xc_zfinder_run_mls() takes ([simd copy][min_match - 4]). */
-#define XC_ZFINDER_MLS(name, fn, ...)                                                       \
-    XC_ZFINDER_SIMD(name##_4, fn(ms, ss, rep, src, size, 4, __VA_ARGS__, xc_simd))          \
-    XC_ZFINDER_SIMD(name##_5, fn(ms, ss, rep, src, size, 5, __VA_ARGS__, xc_simd))          \
-    XC_ZFINDER_SIMD(name##_6, fn(ms, ss, rep, src, size, 6, __VA_ARGS__, xc_simd))
-#define XC_ZFINDER_MLS_TABLE(name)                                                          \
-    {{name##_4, name##_5, name##_6}, {name##_4_bmi2, name##_5_bmi2, name##_6_bmi2}}
-typedef xc_zstd_block_fn xc_zfinder_mls_table[2][3];
-
-static inline size_t xc_zfinder_run_mls(const xc_zfinder_mls_table *t, XC_ZFINDER_ARGS)
-{
-    XC_ZFINDER_RUN(*t, 4u, 6u);
-}
-
-/* The match finder of a strategy, or NULL when this build has none yet
- * (xc_zstd_adapt_params() never selects such a strategy). */
-XC_HIDDEN xc_zstd_block_fn xc_zstd_block_fn_for(unsigned strategy);
-
-XC_HIDDEN size_t xc_zstd_fast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                              const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_dfast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                               const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_greedy(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_lazy(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                              const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_lazy2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                               const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_btlazy2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                 const uint8_t *src, size_t size);
-
-/* match_lazy.c: insert every position from ms->next_to_update to the last
+/* match_fill.c: insert every position from ms->next_to_update to the last
  * one whose 8 hashed bytes end by iend into the search structure (hash
  * chains, rows, binary trees), so that a block starting at iend finds them
  * as matches: for history such as a dictionary placed at [ms->start, iend).
@@ -373,14 +252,8 @@ XC_HIDDEN void xc_zstd_fill_hc(xc_zmatch_state *ms, const uint8_t *iend);
 XC_HIDDEN void xc_zstd_fill_row(xc_zmatch_state *ms, const uint8_t *iend);
 XC_HIDDEN void xc_zstd_fill_bt(xc_zmatch_state *ms, const uint8_t *iend);
 XC_HIDDEN void xc_zstd_fill_search(xc_zmatch_state *ms, const uint8_t *iend);
-XC_HIDDEN size_t xc_zstd_btopt(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                               const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_btultra(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                 const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_btultra2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                  const uint8_t *src, size_t size);
 
-/* match_opt.c: inserts every position from ms->next_to_update up to the
+/* match_fill.c: inserts every position from ms->next_to_update up to the
  * last one whose hash can be read before iend into the binary tree (and
  * the 3-byte hash heads) of the optimal parsers, so that a block starting
  * at iend finds them as history; for dictionary content loaded ahead of a
@@ -609,7 +482,7 @@ struct xc_zstd_cctx_s {
     xc_zentropy ent;
     uint32_t rep[3];
     int first_block;
-    int bmi2;
+    const struct xc_zstd_ckernels *kern; /* the hot loops cpucap chose (compress_kernels.h) */
     xc_xxh64_state xxh;
     uint64_t consumed;        /* source bytes of the frame so far */
 
@@ -786,6 +659,10 @@ XC_HIDDEN size_t xc_zstd_entropy_init_defaults(xc_zentropy *e);
  * histograms count[XC_ZT_*][0..63] (modes chosen as the encoder would
  * against the tables in force, extra bits and header included). */
 XC_HIDDEN void xc_zstd_seq_codes(xc_zseqstore *ss);
+/* Extra bits of each literal-length and match-length code (RFC 8878
+ * §3.1.1.3.2.1.1). */
+XC_HIDDEN extern const uint8_t xc_zstd_ll_extra[36];
+XC_HIDDEN extern const uint8_t xc_zstd_ml_extra[53];
 XC_HIDDEN size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64],
                                            size_t nb);
 /* The bits an ideal coder spends on count[0..max] (total symbols): the

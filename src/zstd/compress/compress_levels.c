@@ -5,10 +5,8 @@
  * in both libraries and frames compare like for like), and the adaptation
  * of parameters to a source of known size.
  *
- * The tables hold every level up to 22 with the strategy libzstd gives it,
- * and each strategy's finder is registered in xc_zstd_block_fn_for().
- * Should a row name a strategy this build lacks, the nearest level below
- * it in the same table that has one is used instead.
+ * The tables hold every level up to 22 with the strategy libzstd gives it;
+ * every strategy has a finder in every ISA variant (compress_kernels.h).
  *
  * Negative levels use row 0 (the "fast" baseline) with target_length set to
  * minus the level: for the fast strategy that is the acceleration, how
@@ -125,8 +123,6 @@ xc_zstd_cparams xc_zstd_level_params(int level, uint64_t src_size)
     const level_row *t = level_table[table_for(src_size)];
     int row = level == 0 ? XC_ZSTD_LEVEL_DEFAULT : level < 0 ? 0 : level;
     if (row > XC_ZSTD_LEVEL_LAST_REAL) row = XC_ZSTD_LEVEL_LAST_REAL;
-    /* Walk down to a level whose strategy exists (see the top). */
-    while (row > 1 && !xc_zstd_block_fn_for(t[row].strat)) row--;
     xc_zstd_cparams p = from_row(&t[row]);
     if (level < 0) {
         int l = level < XC_ZSTD_LEVEL_MIN ? XC_ZSTD_LEVEL_MIN : level;
@@ -157,22 +153,5 @@ xc_zstd_cparams xc_zstd_adapt_params(xc_zstd_cparams p, uint64_t src_size)
     if (p.window_log < XC_ZSTD_WINDOW_LOG_MIN) p.window_log = XC_ZSTD_WINDOW_LOG_MIN;
     if (p.hash_log < XC_ZSTD_HASHLOG_MIN) p.hash_log = XC_ZSTD_HASHLOG_MIN;
     if (p.chain_log < XC_ZSTD_CHAINLOG_MIN) p.chain_log = XC_ZSTD_CHAINLOG_MIN;
-    while (p.strategy > XC_ZSTRAT_FAST && !xc_zstd_block_fn_for(p.strategy)) p.strategy--;
     return p;
-}
-
-xc_zstd_block_fn xc_zstd_block_fn_for(unsigned strategy)
-{
-    switch (strategy) {
-    case XC_ZSTRAT_FAST: return xc_zstd_fast;
-    case XC_ZSTRAT_DFAST: return xc_zstd_dfast;
-    case XC_ZSTRAT_GREEDY: return xc_zstd_greedy;
-    case XC_ZSTRAT_LAZY: return xc_zstd_lazy;
-    case XC_ZSTRAT_LAZY2: return xc_zstd_lazy2;
-    case XC_ZSTRAT_BTLAZY2: return xc_zstd_btlazy2;
-    case XC_ZSTRAT_BTOPT: return xc_zstd_btopt;
-    case XC_ZSTRAT_BTULTRA: return xc_zstd_btultra;
-    case XC_ZSTRAT_BTULTRA2: return xc_zstd_btultra2;
-    default: return NULL;
-    }
 }

@@ -26,7 +26,7 @@
  * The single-stream format only exists with 10-bit sizes, so a
  * single-stream section always uses the 3-byte header.
  */
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/compress_kernels.h"
 
 enum { LIT_RAW = 0, LIT_RLE = 1, LIT_COMPRESSED = 2, LIT_TREELESS = 3 };
 
@@ -167,8 +167,8 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
     }
     if (table_size) memcpy(out, table, table_size);
     size_t const streams =
-        single ? xc_huf_compress_1x(out + table_size, need - table_size, lit, n, ct, c->bmi2)
-               : xc_huf_compress_4x(out + table_size, need - table_size, lit, n, ct, c->bmi2);
+        single ? c->kern->huf_1x(out + table_size, need - table_size, lit, n, ct)
+               : c->kern->huf_4x(out + table_size, need - table_size, lit, n, ct);
     /* Streams longer than the literals plus a few bytes are never worth it
      * (and did not fit in need). */
     if (streams == XC_ERROR(DST_TOO_SMALL)) return xc_zstd_literals_raw(dst, cap, lit, n);

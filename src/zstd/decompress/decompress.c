@@ -24,7 +24,7 @@ xc_zstd_dctx *xc_zstd_dctx_new(void)
 
     if (!d) return NULL;
     xc_cpucap_init();
-    d->bmi2 = xc_kernels.zstd_bmi2;
+    d->kern = xc_kernels.zstd_decode;
     d->window_log_max = XC_ZSTD_WINDOW_LOG_LIMIT_DEFAULT;
     xc_zstd_build_default_tables(d->def_ll, d->def_ml, d->def_of);
     xc_huf_dtable_clear(&d->huf_own);

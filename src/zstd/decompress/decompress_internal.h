@@ -155,7 +155,7 @@ struct xc_zstd_dctx_s {
 
     /* ---- parameters ---- */
     unsigned window_log_max;
-    int bmi2;
+    const struct xc_zstd_dkernels *kern; /* the hot loops cpucap chose */
 
     /* ---- buffers, grown on demand and kept ---- */
     uint8_t *lit_buf;
@@ -235,6 +235,28 @@ XC_HIDDEN size_t xc_zstd_read_fse_table(xc_seq_cell *cells, unsigned *log, int t
 /* Builds the three predefined tables (RFC 8878 §3.1.1.3.2.2). */
 XC_HIDDEN void xc_zstd_build_default_tables(xc_seq_cell *ll, xc_seq_cell *ml,
                                             xc_seq_cell *of);
+
+/* ---- the hot loops, one set per ISA variant ------------------------------------ */
+
+/* The decoder's kernels: each ISA variant (src/portable, src/x64, src/arm64)
+ * instantiates the bodies of decompress_sequences_tmpl.h and
+ * huf_decode_tmpl.h under its own target attribute into one of these, and
+ * cpucap's variant list (xc_zstd_decode_variants) says which one a CPU
+ * runs.  Every variant produces the same output. */
+struct xc_zstd_dkernels {
+    /* xc_zstd_exec_sequences()'s work, with and without prefetching the
+     * matches of sequences decoded ahead. */
+    size_t (*exec_sequences)(xc_zstd_dctx *d, uint8_t *op, uint8_t *oend, const uint8_t *src,
+                             size_t size, int nb_seq);
+    size_t (*exec_sequences_prefetch)(xc_zstd_dctx *d, uint8_t *op, uint8_t *oend,
+                                      const uint8_t *src, size_t size, int nb_seq);
+    /* The Huffman stream decoder (xc_huf_decode_fn, entropy_decode.h). */
+    xc_huf_decode_fn huf_decode;
+};
+
+/* Sequences decoded ahead of execution by the prefetching loop: enough to
+ * cover a memory latency with the work of executing the ones before. */
+#define XC_ZSEQ_AHEAD 8
 
 /* ---- decompress_sequences.c -------------------------------------------------- */
 

@@ -114,7 +114,7 @@ size_t xc_zstd_decode_literals(xc_zstd_dctx *d, const uint8_t *src, size_t size,
         }
         {
             uint8_t *buf = literals_buffer(d, lsize, src + csize, block_end);
-            r = xc_huf_decode(buf, lsize, src + tsize, csize - tsize, four, d->huf, d->bmi2);
+            r = d->kern->huf_decode(buf, lsize, src + tsize, csize - tsize, four, d->huf);
             RETURN_ERROR_IF(xc_iserr(r), CORRUPT);
             d->lit = buf;
         }

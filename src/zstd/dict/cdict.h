@@ -94,19 +94,10 @@ static inline uint8_t xc_zdict_tag(size_t hash_plus8) { return (uint8_t)hash_plu
 XC_HIDDEN void xc_zstd_fill_fast(xc_zmatch_state *ms, const uint8_t *iend);
 XC_HIDDEN void xc_zstd_fill_dfast(xc_zmatch_state *ms, const uint8_t *iend);
 
-/* match_fast_dict.c: the fast and dfast finders for a frame whose
- * ms->dict is set (the dictionary's min_match, tables no larger than
- * the dictionary's). */
-XC_HIDDEN size_t xc_zstd_fast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                   const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_dfast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                    const uint8_t *src, size_t size);
-/* match_lazy_dict.c: the greedy, lazy and lazy2 finders over rows, and
- * btlazy2, for a frame whose ms->dict is set (the frame's rows as wide as
- * the dictionary's; its tables may be smaller). */
-XC_HIDDEN size_t xc_zstd_lazy_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                   const uint8_t *src, size_t size);
-XC_HIDDEN size_t xc_zstd_btlazy2_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                      const uint8_t *src, size_t size);
+/* The finders for a frame whose ms->dict is set are each ISA variant's
+ * `attached` table (compress_kernels.h): fast and dfast with the
+ * dictionary's min_match and tables no larger than the dictionary's
+ * (match_fast_dict_tmpl.h); greedy, lazy and lazy2 over rows as wide as
+ * the dictionary's, and btlazy2 (match_lazy_dict_tmpl.h). */
 
 #endif /* XC_ZSTD_CDICT_H */

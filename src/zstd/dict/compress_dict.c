@@ -32,6 +32,7 @@
 #include <stdlib.h>
 
 #include "zstd/dict/cdict.h"
+#include "zstd/compress/compress_kernels.h"
 #include "zstd/compress/match/match_search_bt.h"
 
 /* ---- table fills ------------------------------------------------------------- */
@@ -491,17 +492,16 @@ void xc_zstd_dict_frame_end(xc_zstd_cctx *c)
 
 /* The finder that searches cd's tables in place for an input of n bytes,
  * or NULL when the frame should place the content before the input. */
-static xc_zstd_block_fn attach_finder(const xc_zstd_cdict *cd, size_t n)
+static xc_zstd_block_fn attach_finder(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n)
 {
     unsigned const s = cd->p.strategy;
-    if (s == XC_ZSTRAT_FAST && cd->p.target_length == 0 && n <= ATTACH_FAST_MAX)
-        return xc_zstd_fast_dict;
-    if (s == XC_ZSTRAT_DFAST && n <= ATTACH_DFAST_MAX) return xc_zstd_dfast_dict;
+    int attach = 0;
+    if (s == XC_ZSTRAT_FAST) attach = cd->p.target_length == 0 && n <= ATTACH_FAST_MAX;
+    else if (s == XC_ZSTRAT_DFAST) attach = n <= ATTACH_DFAST_MAX;
     /* Rows only (the dictionary's build guarantees them for these). */
-    if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2 && cd->ms.row_log && n <= ATTACH_LAZY_MAX)
-        return xc_zstd_lazy_dict;
-    if (s == XC_ZSTRAT_BTLAZY2 && n <= ATTACH_LAZY_MAX) return xc_zstd_btlazy2_dict;
-    return NULL;
+    else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2) attach = cd->ms.row_log && n <= ATTACH_LAZY_MAX;
+    else if (s == XC_ZSTRAT_BTLAZY2) attach = n <= ATTACH_LAZY_MAX;
+    return attach ? c->kern->attached[s] : NULL;
 }
 
 /* A one-shot frame with the dictionary attached (match_fast_dict.c,
@@ -512,15 +512,17 @@ static size_t compress_attached(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const
 {
     const xc_zstd_cdict *cd = c->cdict;
     xc_zstd_cparams p = xc_zstd_cframe_params(c, n);
-    int const own_tables = finder == xc_zstd_lazy_dict || finder == xc_zstd_btlazy2_dict;
-    if (finder == xc_zstd_lazy_dict) {
+    unsigned const s = cd->p.strategy;
+    /* The searching strategies' frames keep tables of their own. */
+    int const own_tables = s >= XC_ZSTRAT_GREEDY;
+    if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2) {
         /* The frame's rows only hold its own positions: about two cells
          * per position (as libzstd sizes a frame's hash for its input),
          * never fewer than 2^FRAME_ROWS_MIN_LOG rows. */
         unsigned log = FRAME_ROWS_MIN_LOG + cd->ms.row_log;
         while (log < p.hash_log && ((size_t)1 << log) < 2 * n) log++;
         p.hash_log = log;
-    } else if (finder == xc_zstd_btlazy2_dict) {
+    } else if (s == XC_ZSTRAT_BTLAZY2) {
         /* Two buckets per position, and a tree whose links no position of
          * the frame outlives (two words per position, match_search_bt.h). */
         unsigned log = 6;
@@ -571,7 +573,7 @@ size_t xc_zstd_compress_with_dict(xc_zstd_cctx *c, void *dst, size_t dst_cap, co
 {
     FORWARD_IF_ERROR(xc_zstd_dict_prepare(c));
     const xc_zstd_cdict *cd = c->cdict;
-    xc_zstd_block_fn const finder = attach_finder(cd, src_size);
+    xc_zstd_block_fn const finder = attach_finder(c, cd, src_size);
     if (finder && cd->content_size >= XC_ZSTD_HASH_READ && !c->req.window_log &&
         ((uint64_t)1 << xc_zstd_cframe_params(c, src_size).window_log) >= src_size)
         return compress_attached(c, (uint8_t *)dst, dst_cap, (const uint8_t *)src, src_size,

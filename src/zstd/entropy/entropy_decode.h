@@ -66,15 +66,17 @@
  *     start at src + result), XC_ERROR(CORRUPT) or XC_ERROR(TRUNCATED).  On
  *     error dt is left cleared.
  *
- * size_t xc_huf_decode(uint8_t *dst, size_t regen_size,
- *                      const uint8_t *src, size_t src_size,
- *                      int four_streams, const xc_huf_dtable *dt, int bmi2);
+ * xc_huf_decode_fn: size_t (uint8_t *dst, size_t regen_size,
+ *                              const uint8_t *src, size_t src_size,
+ *                              int four_streams, const xc_huf_dtable *dt);
+ *     The Huffman stream decoder, one function per ISA variant
+ *     (xc_huf_decode_portable(), xc_huf_decode_x64_bmi2(): the bodies are
+ *     in huf_decode_tmpl.h); the decoder calls the one in its dkernels.
  *     Decodes exactly regen_size bytes from the Huffman streams at src
  *     (after the tree description, or the whole compressed literals of a
  *     treeless block).  With four_streams, src starts with the 6-byte jump
  *     table and the streams regenerate (regen_size + 3) / 4 bytes each, the
- *     last one the rest (§3.1.1.3.1.6).  bmi2 (xc_kernels.zstd_bmi2) picks
- *     the BMI2 body on x64 and is ignored elsewhere.  Returns regen_size,
+ *     last one the rest (§3.1.1.3.1.6).  Returns regen_size,
  *     or XC_ERROR(CORRUPT) for streams that do not decode to exactly the
  *     announced sizes, a cleared table, and four streams with fewer than 6
  *     literals or 10 bytes (as libzstd).  Writes only dst[0..regen_size).  dt is only read:
@@ -183,9 +185,8 @@ static inline void xc_huf_dtable_clear(xc_huf_dtable *dt)
 
 XC_HIDDEN size_t xc_huf_read_table(xc_huf_dtable *dt, const uint8_t *src, size_t src_size,
                                    size_t regen_size);
-XC_HIDDEN size_t xc_huf_decode(uint8_t *dst, size_t regen_size, const uint8_t *src,
-                               size_t src_size, int four_streams, const xc_huf_dtable *dt,
-                               int bmi2);
+typedef size_t (*xc_huf_decode_fn)(uint8_t *dst, size_t regen_size, const uint8_t *src,
+                                   size_t src_size, int four_streams, const xc_huf_dtable *dt);
 XC_HIDDEN size_t xc_huf_build_table(xc_huf_dtable *dt, const uint8_t *weights, unsigned nsym,
                                     int kind);
 

@@ -202,15 +202,16 @@
  *     1 when every symbol with a nonzero count in count[0..max_symbol] has
  *     a code in ct (the condition for treeless literals), else 0.
  *
- * size_t xc_huf_compress_1x(uint8_t *dst, size_t cap, const uint8_t *src,
- *                           size_t n, const xc_huf_ctable *ct, int bmi2);
- *     Encodes src[0..n) as one stream.  Every byte of src must have a code
- *     in ct.  Returns the stream size, or XC_ERROR(DST_TOO_SMALL).  bmi2
- *     (xc_kernels.zstd_bmi2) picks a BMI2-compiled copy of the loop on x64;
- *     the bytes written are the same either way.
+ * xc_huf_compress_fn: size_t (uint8_t *dst, size_t cap, const uint8_t *src,
+ *                                size_t n, const xc_huf_ctable *ct);
+ *     The stream encoders, one pair per ISA variant of the encoder (the
+ *     huf_1x and huf_4x of its kernel table, compress_kernels.h; bodies in
+ *     huf_encode_stream_tmpl.h); every variant writes the same bytes.
  *
- * size_t xc_huf_compress_4x(uint8_t *dst, size_t cap, const uint8_t *src,
- *                           size_t n, const xc_huf_ctable *ct, int bmi2);
+ *   huf_1x: encodes src[0..n) as one stream.  Every byte of src must have
+ *     a code in ct.  Returns the stream size, or XC_ERROR(DST_TOO_SMALL).
+ *
+ *   huf_4x:
  *     Encodes src[0..n) as the 6-byte jump table and four streams of
  *     (n + 3) / 4 symbols each, the last one the rest (§3.1.1.3.1.6).
  *     n must be at least XC_HUF_4X_MIN_SRC (the decoder rejects fewer;
@@ -424,9 +425,7 @@ XC_HIDDEN size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *c
                                       unsigned max_symbol);
 XC_HIDDEN int xc_huf_valid_for(const xc_huf_ctable *ct, const unsigned *count,
                                unsigned max_symbol);
-XC_HIDDEN size_t xc_huf_compress_1x(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                                    const xc_huf_ctable *ct, int bmi2);
-XC_HIDDEN size_t xc_huf_compress_4x(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                                    const xc_huf_ctable *ct, int bmi2);
+typedef size_t (*xc_huf_compress_fn)(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
+                                     const xc_huf_ctable *ct);
 
 #endif /* XC_ZSTD_ENC_ENTROPY_H */

@@ -263,7 +263,7 @@ XC_FORCE_INLINE uint32_t bt_insert_one(xc_zbt *s, uint32_t cur, const uint8_t *i
 }
 
 /* Inserts positions [s->next, target). */
-XC_FORCE_INLINE void bt_update(xc_zbt *s, uint32_t target, const uint8_t *iend, unsigned mls)
+XC_FORCE_INLINE void btopt_update(xc_zbt *s, uint32_t target, const uint8_t *iend, unsigned mls)
 {
     uint32_t idx = s->next;
     while (idx < target) idx += bt_insert_one(s, idx, iend, mls);
@@ -301,7 +301,7 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
     const uint8_t *const base = s->base;
     uint32_t const cur = (uint32_t)(ip - base);
     if (cur < s->next) return 0; /* inside a repetition skipped above */
-    bt_update(s, cur, iend, mls);
+    btopt_update(s, cur, iend, mls);
     /* The parse usually asks for the next position soon: start loading
      * its hash heads now, so that the misses overlap this walk. */
     if (XC_LIKELY(ip + 1 + 8 <= iend)) {

@@ -38,7 +38,17 @@
  * constants inside the loop; each is compiled twice (see XC_ZFINDER), the
  * second copy with the SIMD row-tag comparison (SSE2 on x64, NEON on
  * Arm64), which finds exactly what the plain C does.
+ *
+ * This file is a template: every ISA variant of the encoder includes it
+ * (after match_tmpl.h has set the variant's target and SIMD flag) and so
+ * compiles its own copy of these finders; the entry points are static and
+ * reach the rest of the encoder through the variant's kernel table
+ * (compress_kernels.h).  It may call the match state and sequence store of
+ * compress_internal.h and the search headers of this folder, nothing above
+ * them.
  */
+#ifndef XC_ZSTD_MATCH_LAZY_TMPL_H
+#define XC_ZSTD_MATCH_LAZY_TMPL_H
 #include "zstd/compress/compress_internal.h"
 #include "zstd/compress/match/match_search_bt.h"
 #include "zstd/compress/match/match_search_hc.h"
@@ -58,7 +68,6 @@ XC_FORCE_INLINE size_t lazy_search(xc_zsearch *s, const uint8_t *ip, const uint8
 }
 
 /* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
-XC_FORCE_INLINE int off_cost(uint32_t off_value) { return (int)xc_highbit32(off_value); }
 
 /* One step of the look-ahead at ip: a repeat at r0, weighed at rep_weight
  * bits per byte, then a search, which must win by `margin` (see the top).
@@ -70,7 +79,7 @@ XC_FORCE_INLINE int lazy_step(xc_zsearch *s, const uint8_t *ip, const uint8_t *i
 {
     if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
         size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
-        if (rep_weight * (int)len > rep_weight * (int)*mlen - off_cost(*ov) + 1) {
+        if (rep_weight * (int)len > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
             *mlen = len;
             *ov = 1;
             *mstart = ip;
@@ -78,7 +87,7 @@ XC_FORCE_INLINE int lazy_step(xc_zsearch *s, const uint8_t *ip, const uint8_t *i
     }
     uint32_t offset = 0;
     size_t const len = lazy_search(s, ip, iend, mls, &offset, kind, simd);
-    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) > 4 * (int)*mlen - off_cost(*ov) + margin) {
+    if (len >= 4 && 4 * (int)len - xc_zoff_cost(offset + 3) > 4 * (int)*mlen - xc_zoff_cost(*ov) + margin) {
         *mlen = len;
         *ov = offset + 3;
         *mstart = ip;
@@ -202,8 +211,6 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
     return (size_t)(iend - anchor);
 }
 
-/* The second copy of each finder is the BMI2 one on x64 and the NEON one
- * on Arm64 (XC_ZFINDER_SIMD). */
 #define LAZY_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth, 0)
 
 LAZY_MLS(greedy_hc, SEARCH_HC, 0)
@@ -212,47 +219,34 @@ LAZY_MLS(lazy2_hc, SEARCH_HC, 2)
 LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
 
 /*
- * The row finders.  The plain copy reads the row log (4 to 6) from the
- * match state; the second copy, which every tier above portable runs, has
- * one function per row log as well, as libzstd does.  With the row log a
- * constant, the tag comparison, the rotation of the match mask and the
- * prefetches of a row lose their loops and tests: sum (38 KB) at level 7
- * went from 97 to 114 MB/s, 0.78x to 0.92x libzstd's speed.
+ * The row finders.  In plain C they read the row log (4 to 6) from the
+ * match state; the SIMD variants, which every tier above portable runs,
+ * have one function per row log as well, as libzstd does.  With the row
+ * log a constant, the tag comparison, the rotation of the match mask and
+ * the prefetches of a row lose their loops and tests: sum (38 KB) at level
+ * 7 went from 97 to 114 MB/s, 0.78x to 0.92x libzstd's speed.
  */
-#define ROW_PLAIN_ONE(name, depth, mls)                                                     \
-    XC_ZFINDER_ALIGN static size_t name##_##mls(XC_ZFINDER_ARGS)                            \
-    {                                                                                       \
-        return lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, 0);             \
-    }
-#define ROW_PLAIN(name, depth)                                                              \
-    ROW_PLAIN_ONE(name, depth, 4) ROW_PLAIN_ONE(name, depth, 5) ROW_PLAIN_ONE(name, depth, 6)
-
-typedef struct {
-    xc_zstd_block_fn plain[3];    /* [min_match - 4] */
-    xc_zstd_block_fn second[3][3]; /* [min_match - 4][row_log - 4] */
-} row_finders;
-
-#if defined(XC_HAVE_ZFINDER_SECOND)
+#if XC_ZVARIANT_SIMD
 #  define ROW_ONE(name, depth, mls, rl)                                                     \
-    XC_ZFINDER_SECOND(name##_##mls##_r##rl,                                                 \
-                      lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, xc_simd))
+    XC_ZFINDER(name##_##mls##_r##rl,                                                        \
+               lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, xc_simd))
 #  define ROW_MLS(name, depth, mls)                                                         \
     ROW_ONE(name, depth, mls, 4) ROW_ONE(name, depth, mls, 5) ROW_ONE(name, depth, mls, 6)
 #  define ROW_FINDERS(name, depth)                                                          \
-    ROW_PLAIN(name, depth)                                                                  \
     ROW_MLS(name, depth, 4) ROW_MLS(name, depth, 5) ROW_MLS(name, depth, 6)
-#  define ROW_SECOND(name, mls) {name##_##mls##_r4, name##_##mls##_r5, name##_##mls##_r6}
-#  define ROW_TABLE(name)                                                                   \
-    {{name##_4, name##_5, name##_6},                                                        \
-     {ROW_SECOND(name, 4), ROW_SECOND(name, 5), ROW_SECOND(name, 6)}}
+#  define ROW_BY_LOG(name, mls) {name##_##mls##_r4, name##_##mls##_r5, name##_##mls##_r6}
+#  define ROW_TABLE(name) {ROW_BY_LOG(name, 4), ROW_BY_LOG(name, 5), ROW_BY_LOG(name, 6)}
 #else
-/* No second copy on this ISA: the plain copies everywhere (the flag that
- * selects the second copy is never set here). */
-#  define ROW_FINDERS(name, depth) ROW_PLAIN(name, depth)
-#  define ROW_TABLE(name)                                                                   \
-    {{name##_4, name##_5, name##_6},                                                        \
-     {{name##_4, name##_4, name##_4}, {name##_5, name##_5, name##_5}, {name##_6, name##_6, name##_6}}}
+#  define ROW_ONE(name, depth, mls)                                                         \
+    XC_ZFINDER(name##_##mls, lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, 0))
+#  define ROW_FINDERS(name, depth)                                                          \
+    ROW_ONE(name, depth, 4) ROW_ONE(name, depth, 5) ROW_ONE(name, depth, 6)
+#  define ROW_BY_LOG(name, mls) {name##_##mls, name##_##mls, name##_##mls}
+#  define ROW_TABLE(name) {ROW_BY_LOG(name, 4), ROW_BY_LOG(name, 5), ROW_BY_LOG(name, 6)}
 #endif
+
+/* [min_match - 4][row_log - 4] */
+typedef xc_zstd_block_fn row_finders[3][3];
 
 ROW_FINDERS(greedy_row, 0)
 ROW_FINDERS(lazy_row, 1)
@@ -262,11 +256,10 @@ static size_t row_run(const row_finders *t, XC_ZFINDER_ARGS)
 {
     if (size < XC_ZSTD_HASH_READ + 4) return size;
     unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    if (!ms->bmi2) return t->plain[mls - 4](ms, ss, rep, src, size);
-    return t->second[mls - 4][ms->row_log - 4](ms, ss, rep, src, size);
+    return (*t)[mls - 4][ms->row_log - 4](ms, ss, rep, src, size);
 }
 
-size_t xc_zstd_greedy(XC_ZFINDER_ARGS)
+static size_t finder_greedy(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(greedy_hc);
     static const row_finders row = ROW_TABLE(greedy_row);
@@ -274,7 +267,7 @@ size_t xc_zstd_greedy(XC_ZFINDER_ARGS)
     return xc_zfinder_run_mls(&hc, ms, ss, rep, src, size);
 }
 
-size_t xc_zstd_lazy(XC_ZFINDER_ARGS)
+static size_t finder_lazy(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(lazy_hc);
     static const row_finders row = ROW_TABLE(lazy_row);
@@ -282,7 +275,7 @@ size_t xc_zstd_lazy(XC_ZFINDER_ARGS)
     return xc_zfinder_run_mls(&hc, ms, ss, rep, src, size);
 }
 
-size_t xc_zstd_lazy2(XC_ZFINDER_ARGS)
+static size_t finder_lazy2(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table hc = XC_ZFINDER_MLS_TABLE(lazy2_hc);
     static const row_finders row = ROW_TABLE(lazy2_row);
@@ -290,74 +283,10 @@ size_t xc_zstd_lazy2(XC_ZFINDER_ARGS)
     return xc_zfinder_run_mls(&hc, ms, ss, rep, src, size);
 }
 
-size_t xc_zstd_btlazy2(XC_ZFINDER_ARGS)
+static size_t finder_btlazy2(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_bt);
     return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
 }
 
-/* ---- filling the tables ahead of a block (dictionaries) ------------------ */
-
-/* The positions a fill inserts: from next_to_update to the last one whose
- * 8 hashed bytes end by iend.  Returns that end, or 0 for none. */
-static uint32_t fill_end(const xc_zmatch_state *ms, const uint8_t *iend)
-{
-    uint32_t const end = (uint32_t)(iend - ms->base);
-    if (end < XC_ZSTD_HASH_READ || end - XC_ZSTD_HASH_READ + 1 <= ms->next_to_update) return 0;
-    return end - XC_ZSTD_HASH_READ + 1;
-}
-
-void xc_zstd_fill_hc(xc_zmatch_state *ms, const uint8_t *iend)
-{
-    uint32_t const stop = fill_end(ms, iend);
-    if (!stop) return;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    xc_zsearch s;
-    xc_zsearch_open(&s, ms);
-    hc_fill_cache(&s, iend, mls);
-    hc_insert(&s, stop, iend, mls);
-    xc_zsearch_close(&s, ms);
-}
-
-void xc_zstd_fill_row(xc_zmatch_state *ms, const uint8_t *iend)
-{
-    uint32_t const stop = fill_end(ms, iend);
-    if (!stop) return;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    size_t const end = (size_t)(iend - ms->base);
-    xc_zsearch s;
-    xc_zsearch_open(&s, ms);
-    row_fill_cache(&s, iend, mls);
-    for (uint32_t idx = s.next; idx < stop; idx++)
-        row_insert_one(&s, idx, row_next_hash(&s, idx, end, mls));
-    s.next = stop;
-    xc_zsearch_close(&s, ms);
-}
-
-void xc_zstd_fill_bt(xc_zmatch_state *ms, const uint8_t *iend)
-{
-    uint32_t const stop = fill_end(ms, iend);
-    if (!stop) return;
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 4u), 6u);
-    xc_zsearch s;
-    xc_zsearch_open(&s, ms);
-    bt_fill_cache(&s, iend, mls);
-    bt_update(&s, stop, iend, mls);
-    xc_zsearch_close(&s, ms);
-}
-
-void xc_zstd_fill_search(xc_zmatch_state *ms, const uint8_t *iend)
-{
-    switch (ms->p.strategy) {
-    case XC_ZSTRAT_GREEDY:
-    case XC_ZSTRAT_LAZY:
-    case XC_ZSTRAT_LAZY2:
-        if (ms->row_log)
-            xc_zstd_fill_row(ms, iend);
-        else
-            xc_zstd_fill_hc(ms, iend);
-        break;
-    case XC_ZSTRAT_BTLAZY2: xc_zstd_fill_bt(ms, iend); break;
-    default: break;
-    }
-}
+#endif

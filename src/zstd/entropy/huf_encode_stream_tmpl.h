@@ -42,9 +42,16 @@
  * without looking at the end; otherwise every flush checks it and the
  * stream fails cleanly when the room runs out.
  *
- * The BMI2 copy is the same source compiled with shlx/shrx (variable shifts
- * in one uop without a flags dependency); it writes identical bytes.
+ * This is a template: every ISA variant of the encoder instantiates
+ * xc_huf_compress_1x_body() and xc_huf_compress_4x_body() under its own
+ * target attribute (src/portable/zstd_encode_portable.c,
+ * src/x64/zstd_encode_bmi2.c with shlx/shrx: variable shifts in one uop
+ * without a flags dependency); every variant writes identical bytes.  It
+ * may call the entropy encoder's tables and bit writer, nothing above them.
  */
+#ifndef XC_ZSTD_HUF_ENCODE_STREAM_TMPL_H
+#define XC_ZSTD_HUF_ENCODE_STREAM_TMPL_H
+
 #include "zstd/entropy/entropy_encode.h"
 
 typedef struct {
@@ -138,7 +145,7 @@ XC_FORCE_INLINE void huf_loop(huf_stream *st, const uint8_t *src, size_t n, cons
     }
 }
 
-XC_FORCE_INLINE size_t huf_1x_body(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
+XC_FORCE_INLINE size_t xc_huf_compress_1x_body(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
                                    const xc_huf_ctable *ct)
 {
     const unsigned depth = ct->depth;
@@ -175,7 +182,7 @@ XC_FORCE_INLINE size_t huf_1x_body(uint8_t *dst, size_t cap, const uint8_t *src,
     return (size_t)(st.ptr - dst);
 }
 
-XC_FORCE_INLINE size_t huf_4x_body(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
+XC_FORCE_INLINE size_t xc_huf_compress_4x_body(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
                                    const xc_huf_ctable *ct)
 {
     const size_t seg = (n + 3) / 4;
@@ -186,7 +193,7 @@ XC_FORCE_INLINE size_t huf_4x_body(uint8_t *dst, size_t cap, const uint8_t *src,
     RETURN_ERROR_IF(cap < 6 + 4, DST_TOO_SMALL);
     for (k = 0; k < 4; k++) {
         size_t len = k < 3 ? seg : n - 3 * seg;
-        size_t r = huf_1x_body(op, (size_t)(dst + cap - op), src + k * seg, len, ct);
+        size_t r = xc_huf_compress_1x_body(op, (size_t)(dst + cap - op), src + k * seg, len, ct);
         FORWARD_IF_ERROR(r);
         if (k < 3) {
             RETURN_ERROR_IF(r > 0xFFFF, BAD_PARAMETER);
@@ -197,50 +204,4 @@ XC_FORCE_INLINE size_t huf_4x_body(uint8_t *dst, size_t cap, const uint8_t *src,
     return (size_t)(op - dst);
 }
 
-static size_t huf_1x_default(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                             const xc_huf_ctable *ct)
-{
-    return huf_1x_body(dst, cap, src, n, ct);
-}
-
-static size_t huf_4x_default(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                             const xc_huf_ctable *ct)
-{
-    return huf_4x_body(dst, cap, src, n, ct);
-}
-
-#if defined(XC_ARCH_X64)
-XC_TARGET("bmi2")
-static size_t huf_1x_bmi2(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                          const xc_huf_ctable *ct)
-{
-    return huf_1x_body(dst, cap, src, n, ct);
-}
-
-XC_TARGET("bmi2")
-static size_t huf_4x_bmi2(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                          const xc_huf_ctable *ct)
-{
-    return huf_4x_body(dst, cap, src, n, ct);
-}
 #endif
-
-size_t xc_huf_compress_1x(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                          const xc_huf_ctable *ct, int bmi2)
-{
-#if defined(XC_ARCH_X64)
-    if (bmi2) return huf_1x_bmi2(dst, cap, src, n, ct);
-#endif
-    (void)bmi2;
-    return huf_1x_default(dst, cap, src, n, ct);
-}
-
-size_t xc_huf_compress_4x(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,
-                          const xc_huf_ctable *ct, int bmi2)
-{
-#if defined(XC_ARCH_X64)
-    if (bmi2) return huf_4x_bmi2(dst, cap, src, n, ct);
-#endif
-    (void)bmi2;
-    return huf_4x_default(dst, cap, src, n, ct);
-}

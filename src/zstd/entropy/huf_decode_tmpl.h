@@ -26,11 +26,17 @@
  * few hundred symbols when another ends), then each alone to its last
  * symbol, checking that it ends exactly where its bits do.
  *
- * The bodies are force-inlined with a constant bmi2 flag and compiled twice
- * on x64: once plain, once with the BMI2 target, where the variable shifts
- * become SHLX/SHRX and ctz becomes TZCNT, which need no flags register and
- * so shorten the dependency chain of each lookup.
+ * This is a template: the bodies are force-inlined and every ISA variant
+ * of the decoder instantiates xc_huf_decode_body() under its own target
+ * attribute (src/portable/zstd_decode_portable.c, src/x64/zstd_decode_bmi2.c).
+ * Compiled for BMI2 the variable shifts become SHLX/SHRX and ctz becomes
+ * TZCNT, which need no flags register and so shorten the dependency chain
+ * of each lookup.  It may call the bit reader and the entropy decoder's
+ * tables, nothing above them.
  */
+#ifndef XC_ZSTD_HUF_DECODE_TMPL_H
+#define XC_ZSTD_HUF_DECODE_TMPL_H
+
 #include "zstd/entropy/entropy_decode.h"
 #include "zstd/common/bitstream_read.h"
 
@@ -390,7 +396,7 @@ XC_FORCE_INLINE size_t decode_4(uint8_t *dst, size_t n, const uint8_t *src, size
 
 /* ---- entry points ------------------------------------------------------ */
 
-XC_FORCE_INLINE size_t decode_body(uint8_t *dst, size_t n, const uint8_t *src, size_t src_size,
+XC_FORCE_INLINE size_t xc_huf_decode_body(uint8_t *dst, size_t n, const uint8_t *src, size_t src_size,
                                    int four_streams, const xc_huf_dtable *dt)
 {
     RETURN_ERROR_IF(dt->kind != XC_HUF_X1 && dt->kind != XC_HUF_X2, CORRUPT);
@@ -398,28 +404,4 @@ XC_FORCE_INLINE size_t decode_body(uint8_t *dst, size_t n, const uint8_t *src, s
     return decode_1(dst, n, src, src_size, dt);
 }
 
-static size_t decode_default(uint8_t *dst, size_t n, const uint8_t *src, size_t src_size,
-                             int four_streams, const xc_huf_dtable *dt)
-{
-    return decode_body(dst, n, src, src_size, four_streams, dt);
-}
-
-#if defined(XC_ARCH_X64)
-XC_TARGET("bmi,bmi2")
-static size_t decode_bmi2(uint8_t *dst, size_t n, const uint8_t *src, size_t src_size,
-                          int four_streams, const xc_huf_dtable *dt)
-{
-    return decode_body(dst, n, src, src_size, four_streams, dt);
-}
 #endif
-
-size_t xc_huf_decode(uint8_t *dst, size_t regen_size, const uint8_t *src, size_t src_size,
-                     int four_streams, const xc_huf_dtable *dt, int bmi2)
-{
-#if defined(XC_ARCH_X64)
-    if (bmi2) return decode_bmi2(dst, regen_size, src, src_size, four_streams, dt);
-#else
-    (void)bmi2;
-#endif
-    return decode_default(dst, regen_size, src, src_size, four_streams, dt);
-}

@@ -26,7 +26,17 @@
  * at the frame's first byte (RFC 8878 §5).  Repeat offsets are resolved the
  * same way; one whose 4 bytes would straddle the two segments is not tried.
  * Matches stay within the window the frame header declares.
+ *
+ * This file is a template: every ISA variant of the encoder includes it
+ * (after match_tmpl.h has set the variant's target and SIMD flag) and so
+ * compiles its own copy of these finders; the entry points are static and
+ * reach the rest of the encoder through the variant's kernel table
+ * (compress_kernels.h).  It may call the match state and sequence store of
+ * compress_internal.h and the search headers of this folder, nothing above
+ * them.
  */
+#ifndef XC_ZSTD_MATCH_FAST_DICT_TMPL_H
+#define XC_ZSTD_MATCH_FAST_DICT_TMPL_H
 #include "zstd/dict/cdict.h"
 
 /* The gap between searched positions grows by one every 2^8 literals. */
@@ -60,7 +70,7 @@ static inline const uint8_t *back(const segs *s, const uint8_t *p, uint32_t off,
 /* Match length of ip against m up to iend, continuing at the frame's first
  * byte when m reaches mend (a dictionary match); mend NULL for a match in
  * the frame. */
-static inline size_t count2(const segs *s, const uint8_t *ip, const uint8_t *m,
+static inline size_t seg_count2(const segs *s, const uint8_t *ip, const uint8_t *m,
                             const uint8_t *iend, const uint8_t *mend)
 {
     if (!mend) return xc_zcount(ip, m, iend);
@@ -127,7 +137,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
         const uint8_t *const rm = back(&s, ip + 1, r0, &seg);
         if (rm && xc_read32(rm) == xc_read32(ip + 1)) {
             /* At least one literal (ip + 1 > anchor): Offset_Value 1 is r0. */
-            mlen = 4 + count2(&s, ip + 5, rm + 4, iend, seg);
+            mlen = 4 + seg_count2(&s, ip + 5, rm + 4, iend, seg);
             ip++;
             xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
         } else {
@@ -143,7 +153,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
                 off = (uint32_t)(ip - match);
             } else if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == xc_read32(ip)) {
                 match = dcontent + didx - 1;
-                mlen = 4 + count2(&s, ip + 4, match + 4, iend, s.dend);
+                mlen = 4 + seg_count2(&s, ip + 4, match + 4, iend, s.dend);
                 while (ip > anchor && match > s.dlow && ip[-1] == match[-1]) {
                     ip--;
                     match--;
@@ -171,7 +181,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
             while (ip <= ilimit) {
                 const uint8_t *m2 = back(&s, ip, r1, &seg);
                 if (!m2 || xc_read32(m2) != xc_read32(ip)) break;
-                size_t const rlen = 4 + count2(&s, ip + 4, m2 + 4, iend, seg);
+                size_t const rlen = 4 + seg_count2(&s, ip + 4, m2 + 4, iend, seg);
                 uint32_t const t = r1;
                 r1 = r0;
                 r0 = t;
@@ -193,11 +203,6 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
  * each of the frame's and the dictionary's tables; a long match is
  * preferred, and a short one is only taken after the long tables have been
  * asked about the next position, as in match_dfast.c. */
-typedef struct {
-    const uint8_t *match;
-    const uint8_t *seg; /* end of the dictionary for a match in it, else NULL */
-} cand;
-
 XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                        const uint8_t *const src, size_t const size,
                                        unsigned const mls)
@@ -241,7 +246,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
 
         const uint8_t *const rm = back(&s, ip + 1, r0, &seg);
         if (rm && xc_read32(rm) == xc_read32(ip + 1)) {
-            mlen = 4 + count2(&s, ip + 5, rm + 4, iend, seg);
+            mlen = 4 + seg_count2(&s, ip + 5, rm + 4, iend, seg);
             ip++;
             xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
             goto matched;
@@ -253,7 +258,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
         } else if (jl >= dlow_idx && xc_read64(cd->content + jl - 1) == xc_read64(ip)) {
             match = cd->content + jl - 1;
             seg = s.dend;
-            mlen = 8 + count2(&s, ip + 8, match + 8, iend, s.dend);
+            mlen = 8 + seg_count2(&s, ip + 8, match + 8, iend, s.dend);
         } else {
             /* A short candidate, unless the next position has a long one. */
             if (is >= low && xc_read32(base + is) == xc_read32(ip)) {
@@ -282,9 +287,9 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
                 ip = ip1;
                 match = cd->content + jl1 - 1;
                 seg = s.dend;
-                mlen = 8 + count2(&s, ip + 8, match + 8, iend, s.dend);
+                mlen = 8 + seg_count2(&s, ip + 8, match + 8, iend, s.dend);
             } else {
-                mlen = 4 + count2(&s, ip + 4, match + 4, iend, seg);
+                mlen = 4 + seg_count2(&s, ip + 4, match + 4, iend, seg);
             }
         }
         {
@@ -313,7 +318,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
             while (ip <= ilimit) {
                 const uint8_t *m2 = back(&s, ip, r1, &seg);
                 if (!m2 || xc_read32(m2) != xc_read32(ip)) break;
-                size_t const rlen = 4 + count2(&s, ip + 4, m2 + 4, iend, seg);
+                size_t const rlen = 4 + seg_count2(&s, ip + 4, m2 + 4, iend, seg);
                 uint32_t const t = r1;
                 r1 = r0;
                 r0 = t;
@@ -337,14 +342,11 @@ XC_ZFINDER(dfast_dict_5, dfast_dict_body(ms, ss, rep, src, size, 5))
 XC_ZFINDER(dfast_dict_6, dfast_dict_body(ms, ss, rep, src, size, 6))
 XC_ZFINDER(dfast_dict_7, dfast_dict_body(ms, ss, rep, src, size, 7))
 
-size_t xc_zstd_dfast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                          const uint8_t *src, size_t size)
+static size_t finder_dfast_dict(XC_ZFINDER_ARGS)
 {
-    static const xc_zstd_block_fn variants[2][4] = {
-        {dfast_dict_4, dfast_dict_5, dfast_dict_6, dfast_dict_7},
-        {dfast_dict_4_bmi2, dfast_dict_5_bmi2, dfast_dict_6_bmi2, dfast_dict_7_bmi2},
-    };
-    XC_ZFINDER_RUN(variants, 4u, 7u);
+    static const xc_zstd_block_fn copies[4] = {dfast_dict_4, dfast_dict_5, dfast_dict_6,
+                                               dfast_dict_7};
+    XC_ZFINDER_RUN(copies, 4u, 7u);
 }
 
 XC_ZFINDER(fast_dict_4, fast_dict_body(ms, ss, rep, src, size, 4))
@@ -352,12 +354,11 @@ XC_ZFINDER(fast_dict_5, fast_dict_body(ms, ss, rep, src, size, 5))
 XC_ZFINDER(fast_dict_6, fast_dict_body(ms, ss, rep, src, size, 6))
 XC_ZFINDER(fast_dict_7, fast_dict_body(ms, ss, rep, src, size, 7))
 
-size_t xc_zstd_fast_dict(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                         const uint8_t *src, size_t size)
+static size_t finder_fast_dict(XC_ZFINDER_ARGS)
 {
-    static const xc_zstd_block_fn variants[2][4] = {
-        {fast_dict_4, fast_dict_5, fast_dict_6, fast_dict_7},
-        {fast_dict_4_bmi2, fast_dict_5_bmi2, fast_dict_6_bmi2, fast_dict_7_bmi2},
-    };
-    XC_ZFINDER_RUN(variants, 4u, 7u);
+    static const xc_zstd_block_fn copies[4] = {fast_dict_4, fast_dict_5, fast_dict_6,
+                                               fast_dict_7};
+    XC_ZFINDER_RUN(copies, 4u, 7u);
 }
+
+#endif

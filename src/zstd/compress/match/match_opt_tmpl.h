@@ -34,7 +34,17 @@
  * in fractions of a bit and tries every position; btultra2 parses a
  * frame's first block twice, the first time only to learn statistics, as
  * a first block otherwise starts from priors.
+ *
+ * This file is a template: every ISA variant of the encoder includes it
+ * (after match_tmpl.h has set the variant's target and SIMD flag) and so
+ * compiles its own copy of these finders; the entry points are static and
+ * reach the rest of the encoder through the variant's kernel table
+ * (compress_kernels.h).  It may call the match state and sequence store of
+ * compress_internal.h and the search headers of this folder, nothing above
+ * them.
  */
+#ifndef XC_ZSTD_MATCH_OPT_TMPL_H
+#define XC_ZSTD_MATCH_OPT_TMPL_H
 #include "zstd/compress/compress_internal.h"
 #include "zstd/compress/match/match_opt_price.h"
 #include "zstd/compress/match/match_search_bt_opt.h"
@@ -240,31 +250,19 @@ XC_ZFINDER(btultra_4, opt_body(ms, ss, rep, src, size, 4, 1))
 XC_ZFINDER(btultra_5, opt_body(ms, ss, rep, src, size, 5, 1))
 XC_ZFINDER(btultra_6, opt_body(ms, ss, rep, src, size, 6, 1))
 
-static size_t opt_dispatch(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                           const uint8_t *src, size_t size, int ultra)
+static size_t opt_dispatch(XC_ZFINDER_ARGS, int ultra)
 {
-    /* [ultra][copy][min_match - 3] */
-    static const xc_zstd_block_fn variants[2][2][4] = {
-        {{btopt_3, btopt_4, btopt_5, btopt_6},
-         {btopt_3_bmi2, btopt_4_bmi2, btopt_5_bmi2, btopt_6_bmi2}},
-        {{btultra_3, btultra_4, btultra_5, btultra_6},
-         {btultra_3_bmi2, btultra_4_bmi2, btultra_5_bmi2, btultra_6_bmi2}},
+    /* [ultra][min_match - 3] */
+    static const xc_zstd_block_fn copies[2][4] = {
+        {btopt_3, btopt_4, btopt_5, btopt_6},
+        {btultra_3, btultra_4, btultra_5, btultra_6},
     };
-    XC_ZFINDER_RUN(variants[ultra != 0], 3u, 6u);
+    XC_ZFINDER_RUN(copies[ultra != 0], 3u, 6u);
 }
 
-size_t xc_zstd_btopt(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src,
-                     size_t size)
-{
-    return opt_dispatch(ms, ss, rep, src, size, 0);
-}
+static size_t finder_btopt(XC_ZFINDER_ARGS) { return opt_dispatch(ms, ss, rep, src, size, 0); }
 
-size_t xc_zstd_btultra(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                       const uint8_t *src, size_t size)
-{
-    return opt_dispatch(ms, ss, rep, src, size, 1);
-}
-
+static size_t finder_btultra(XC_ZFINDER_ARGS) { return opt_dispatch(ms, ss, rep, src, size, 1); }
 /* Forgets the positions [from, to) a first pass inserted: their hash
  * heads are cleared (0 is below every valid index), which leaves every
  * tree node of theirs unreachable; cells are rewritten when a position is
@@ -279,8 +277,7 @@ static void forget_positions(xc_zmatch_state *ms, uint32_t from, uint32_t to)
     ms->next_to_update = from;
 }
 
-size_t xc_zstd_btultra2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                        const uint8_t *src, size_t size)
+static size_t finder_btultra2(XC_ZFINDER_ARGS)
 {
     uint32_t const cur = (uint32_t)(src - ms->base);
     /* Only a frame's first block with nothing before it (no dictionary)
@@ -299,15 +296,4 @@ size_t xc_zstd_btultra2(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
     return opt_dispatch(ms, ss, rep, src, size, 1);
 }
 
-void xc_zstd_fill_bt_opt(xc_zmatch_state *ms, const uint8_t *iend)
-{
-    size_t const end = (size_t)(iend - ms->base);
-    if (end < (size_t)ms->next_to_update + XC_ZSTD_HASH_READ) return;
-    uint32_t const target = (uint32_t)(end - XC_ZSTD_HASH_READ);
-    unsigned const mls = XC_MIN(XC_MAX(ms->p.min_match, 3u), 6u);
-    xc_zbt s;
-    bt_open(&s, ms);
-    bt_update(&s, target, iend, mls);
-    if (s.head3) bt_hash3_update(&s, target);
-    ms->next_to_update = s.next;
-}
+#endif

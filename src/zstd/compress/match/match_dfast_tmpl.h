@@ -19,7 +19,17 @@
  * one byte (with prefetches ahead), so incompressible data is skimmed.  As
  * in match_fast.c, early table writes never name a position at or after
  * where the parse resumes.
+ *
+ * This file is a template: every ISA variant of the encoder includes it
+ * (after match_tmpl.h has set the variant's target and SIMD flag) and so
+ * compiles its own copy of these finders; the entry points are static and
+ * reach the rest of the encoder through the variant's kernel table
+ * (compress_kernels.h).  It may call the match state and sequence store of
+ * compress_internal.h and the search headers of this folder, nothing above
+ * them.
  */
+#ifndef XC_ZSTD_MATCH_DFAST_TMPL_H
+#define XC_ZSTD_MATCH_DFAST_TMPL_H
 #include "zstd/compress/compress_internal.h"
 
 /* Bytes without a match after which the stride grows by one. */
@@ -182,12 +192,10 @@ XC_ZFINDER(dfast_5, dfast_body(ms, ss, rep, src, size, 5))
 XC_ZFINDER(dfast_6, dfast_body(ms, ss, rep, src, size, 6))
 XC_ZFINDER(dfast_7, dfast_body(ms, ss, rep, src, size, 7))
 
-size_t xc_zstd_dfast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src,
-                     size_t size)
+static size_t finder_dfast(XC_ZFINDER_ARGS)
 {
-    static const xc_zstd_block_fn variants[2][4] = {
-        {dfast_4, dfast_5, dfast_6, dfast_7},
-        {dfast_4_bmi2, dfast_5_bmi2, dfast_6_bmi2, dfast_7_bmi2},
-    };
-    XC_ZFINDER_RUN(variants, 4u, 7u);
+    static const xc_zstd_block_fn copies[4] = {dfast_4, dfast_5, dfast_6, dfast_7};
+    XC_ZFINDER_RUN(copies, 4u, 7u);
 }
+
+#endif

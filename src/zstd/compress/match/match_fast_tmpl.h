@@ -28,7 +28,17 @@
  * Hash table cells written ahead of the parse must never name a position at
  * or after where the parse resumes, or a later candidate would have a
  * negative offset: each early write below says why it is safe.
+ *
+ * This file is a template: every ISA variant of the encoder includes it
+ * (after match_tmpl.h has set the variant's target and SIMD flag) and so
+ * compiles its own copy of these finders; the entry points are static and
+ * reach the rest of the encoder through the variant's kernel table
+ * (compress_kernels.h).  It may call the match state and sequence store of
+ * compress_internal.h and the search headers of this folder, nothing above
+ * them.
  */
+#ifndef XC_ZSTD_MATCH_FAST_TMPL_H
+#define XC_ZSTD_MATCH_FAST_TMPL_H
 #include "zstd/compress/compress_internal.h"
 
 /* Bytes without a match after which the stride grows by one. */
@@ -200,15 +210,14 @@ XC_ZFINDER(fast_5_1, fast_body(ms, ss, rep, src, size, 5, 1))
 XC_ZFINDER(fast_6_1, fast_body(ms, ss, rep, src, size, 6, 1))
 XC_ZFINDER(fast_7_1, fast_body(ms, ss, rep, src, size, 7, 1))
 
-size_t xc_zstd_fast(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3], const uint8_t *src,
-                    size_t size)
+static size_t finder_fast(XC_ZFINDER_ARGS)
 {
-    /* [accelerated][copy][min_match - 4] */
-    static const xc_zstd_block_fn variants[2][2][4] = {
-        {{fast_4_0, fast_5_0, fast_6_0, fast_7_0},
-         {fast_4_0_bmi2, fast_5_0_bmi2, fast_6_0_bmi2, fast_7_0_bmi2}},
-        {{fast_4_1, fast_5_1, fast_6_1, fast_7_1},
-         {fast_4_1_bmi2, fast_5_1_bmi2, fast_6_1_bmi2, fast_7_1_bmi2}},
+    /* [accelerated][min_match - 4] */
+    static const xc_zstd_block_fn copies[2][4] = {
+        {fast_4_0, fast_5_0, fast_6_0, fast_7_0},
+        {fast_4_1, fast_5_1, fast_6_1, fast_7_1},
     };
-    XC_ZFINDER_RUN(variants[ms->p.target_length > 0], 4u, 7u);
+    XC_ZFINDER_RUN(copies[ms->p.target_length > 0], 4u, 7u);
 }
+
+#endif

@@ -38,7 +38,17 @@
  * found by counting on).  The parse itself is match_lazy.c's, with the same
  * weights, so frames differ from the placed layout's only in which
  * candidates the rows hold.
+ *
+ * This file is a template: every ISA variant of the encoder includes it
+ * (after match_tmpl.h has set the variant's target and SIMD flag) and so
+ * compiles its own copy of these finders; the entry points are static and
+ * reach the rest of the encoder through the variant's kernel table
+ * (compress_kernels.h).  It may call the match state and sequence store of
+ * compress_internal.h and the search headers of this folder, nothing above
+ * them.
  */
+#ifndef XC_ZSTD_MATCH_LAZY_DICT_TMPL_H
+#define XC_ZSTD_MATCH_LAZY_DICT_TMPL_H
 #include "zstd/dict/cdict.h"
 #include "zstd/compress/match/match_search_bt.h"
 #include "zstd/compress/match/match_search_row.h"
@@ -244,7 +254,6 @@ XC_FORCE_INLINE size_t any_search(dsearch *d, const uint8_t *ip, const uint8_t *
 }
 
 /* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
-XC_FORCE_INLINE int off_cost(uint32_t off_value) { return (int)xc_highbit32(off_value); }
 
 /* One step of the look-ahead (match_lazy.c's lazy_step, with repeats that
  * may reach into the content). */
@@ -256,7 +265,7 @@ XC_FORCE_INLINE int dict_step(dsearch *d, const uint8_t *ip, const uint8_t *iend
     const uint8_t *const rm = rep_at(d, ip, r0, &mend);
     if (rm && xc_read32(ip) == xc_read32(rm)) {
         size_t const len = 4 + count2(d, ip + 4, rm + 4, iend, mend);
-        if (rep_weight * (int)len > rep_weight * (int)*mlen - off_cost(*ov) + 1) {
+        if (rep_weight * (int)len > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
             *mlen = len;
             *ov = 1;
             *mstart = ip;
@@ -264,7 +273,7 @@ XC_FORCE_INLINE int dict_step(dsearch *d, const uint8_t *ip, const uint8_t *iend
     }
     uint32_t offset = 0;
     size_t const len = any_search(d, ip, iend, mls, &offset, kind, simd);
-    if (len >= 4 && 4 * (int)len - off_cost(offset + 3) > 4 * (int)*mlen - off_cost(*ov) + margin) {
+    if (len >= 4 && 4 * (int)len - xc_zoff_cost(offset + 3) > 4 * (int)*mlen - xc_zoff_cost(*ov) + margin) {
         *mlen = len;
         *ov = offset + 3;
         *mstart = ip;
@@ -404,7 +413,7 @@ DICT_MLS(lazy_dict, KIND_ROW, 1)
 DICT_MLS(lazy2_dict, KIND_ROW, 2)
 DICT_MLS(btlazy2_dict, KIND_BT, 2)
 
-size_t xc_zstd_lazy_dict(XC_ZFINDER_ARGS)
+static size_t finder_lazy_dict(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table greedy = XC_ZFINDER_MLS_TABLE(greedy_dict),
                                       lazy = XC_ZFINDER_MLS_TABLE(lazy_dict),
@@ -415,8 +424,10 @@ size_t xc_zstd_lazy_dict(XC_ZFINDER_ARGS)
     return xc_zfinder_run_mls(v, ms, ss, rep, src, size);
 }
 
-size_t xc_zstd_btlazy2_dict(XC_ZFINDER_ARGS)
+static size_t finder_btlazy2_dict(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_dict);
     return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
 }
+
+#endif
