@@ -607,43 +607,124 @@ static unsigned walk_frame(const uint8_t *f, size_t size)
     return sections;
 }
 
-/* Text from a small vocabulary, with some binary noise mixed in. */
-static void make_text(uint8_t *dst, size_t n, unsigned noise)
+/* The inputs below come from a private splitmix64, not xc_rand(): the
+ * counts the test asserts must not depend on XC_TEST_SEED. */
+static uint64_t lit_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint32_t lit_below(uint64_t *s, uint32_t n) { return (uint32_t)((lit_next(s) >> 32) % n); }
+
+/* Text from a small vocabulary, with noise% of the bytes random: noise 0
+ * gives literals of a few dozen symbols, 40 literals over all 256. */
+static void make_text(uint8_t *dst, size_t n, unsigned noise, uint64_t seed)
 {
     static const char *const words[] = {"the ", "of ", "and ", "zstd ", "entropy ", "table ", "literal ",
                                         "{\"id\": ", "</tag>", "0x3f, ", "return ", "\n", "Huffman ",
                                         "stream ", "state ", "bits "};
+    uint64_t s = seed;
     size_t i = 0;
     while (i < n) {
-        if (noise && xc_rand_below(100) < noise) {
-            dst[i++] = (uint8_t)xc_rand();
+        if (noise && lit_below(&s, 100) < noise) {
+            dst[i++] = (uint8_t)lit_next(&s);
             continue;
         }
-        const char *w = words[xc_rand_below(16)];
+        const char *w = words[lit_below(&s, 16)];
         while (*w && i < n) dst[i++] = (uint8_t)*w++;
     }
 }
 
+/* Binary-like: 12-byte records of a slowly rising counter, a small type
+ * code and a random word, the literals of tables and object files. */
+static void make_records(uint8_t *dst, size_t n, uint64_t seed)
+{
+    uint64_t s = seed;
+    uint32_t counter = 4096;
+    size_t i = 0;
+    while (i < n) {
+        uint8_t rec[12];
+        uint32_t const r = (uint32_t)lit_next(&s);
+        counter += lit_below(&s, 9);
+        xc_write_le32(rec, counter);
+        xc_write_le32(rec + 4, lit_below(&s, 6) * 0x01000101u);
+        xc_write_le32(rec + 8, r & 0x0F0F3FFFu);
+        for (size_t k = 0; k < sizeof rec && i < n; k++) dst[i++] = rec[k];
+    }
+}
+
+/* libzstd, streaming, with a flush every few bytes: each flush ends a
+ * block, so one input gives many blocks.  Pieces of 100 to 299 bytes
+ * leave fewer than 256 literals in a block, which libzstd sends as one
+ * stream; pieces of a few KiB alike in statistics let it keep the last
+ * block's table (a treeless section).  Returns the frame's size. */
+static size_t compress_flushed(uint8_t *dst, size_t cap, const uint8_t *src, size_t n, int level,
+                               uint64_t seed)
+{
+    ZSTD_CCtx *c = ZSTD_createCCtx();
+    uint64_t s = seed;
+    ZSTD_outBuffer out = {dst, cap, 0};
+    ZSTD_inBuffer in = {src, 0, 0};
+    assert_non_null(c);
+    assert_false(ZSTD_isError(ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, level)));
+    while (in.size < n) {
+        size_t const piece = lit_below(&s, 2) ? 100 + lit_below(&s, 200) : 2000 + lit_below(&s, 6000);
+        in.size = XC_MIN(n, in.size + piece);
+        ZSTD_EndDirective const how = in.size == n ? ZSTD_e_end : ZSTD_e_flush;
+        size_t left;
+        do {
+            left = ZSTD_compressStream2(c, &out, &in, how);
+            assert_false(ZSTD_isError(left));
+        } while (left != 0);
+    }
+    ZSTD_freeCCtx(c);
+    return out.pos;
+}
+
+/* Frames libzstd wrote from inputs made here (text with 0, 20 and 40%
+ * noise and binary records, one-shot and flushed into many blocks, at
+ * four levels): those alone must give more than 100 sections, more
+ * than 20 of them treeless and more than 20 single-stream (quick mode
+ * makes 142, 48 and 53, full mode 795, 482 and 291), so that every kind
+ * of section is decoded many times whether or not the shared corpus is
+ * there.  Its files, when it is, are decoded in addition. */
 static void test_libzstd_literals(void **state)
 {
     (void)state;
     static const int levels[] = {1, 3, 9, 19};
-    size_t const n = xc_test_quick() ? 100000 : 400000;
-    uint8_t *src = malloc(n), *dst = malloc(ZSTD_compressBound(n));
-    unsigned total = 0;
+    size_t const n = xc_test_quick() ? 60000 : 400000;
+    size_t const cap = ZSTD_compressBound(n) + 4096;
+    uint8_t *src = malloc(n), *dst = malloc(cap);
+    unsigned total = 0, made, made_treeless, made_single;
     size_t li, k;
     assert_non_null(src);
     assert_non_null(dst);
-    for (k = 0; k < 3; k++) {
-        make_text(src, n, (unsigned)(k * 20));
+    walked_treeless = walked_single = 0;
+    for (k = 0; k < 4; k++) {
+        if (k < 3)
+            make_text(src, n, (unsigned)(k * 20), 0x6C69740000u + k);
+        else
+            make_records(src, n, 0x72656300u);
         for (li = 0; li < XC_ARRAY_SIZE(levels); li++) {
-            size_t const c = ZSTD_compress(dst, ZSTD_compressBound(n), src, n, levels[li]);
+            size_t c = ZSTD_compress(dst, cap, src, n, levels[li]);
             assert_false(ZSTD_isError(c));
             fenced f = fence_copy(dst, c, 0);
             total += walk_frame(f.p, c);
             fence_free(&f);
+            c = compress_flushed(dst, cap, src, n, levels[li], 31 * k + li);
+            f = fence_copy(dst, c, 0);
+            total += walk_frame(f.p, c);
+            fence_free(&f);
         }
     }
+    made = total;
+    made_treeless = walked_treeless;
+    made_single = walked_single;
+    print_message("# generated inputs: %u Huffman literal sections from libzstd decoded "
+                  "(%u treeless, %u single-stream)\n", made, made_treeless, made_single);
     /* Corpus files, when the shared data is there. */
     if (xc_test_data_dir()) {
         static const char *const files[] = {"corpus/canterbury/alice29.txt", "corpus/calgary/obj2",
@@ -664,12 +745,12 @@ static void test_libzstd_literals(void **state)
             free(cmp);
             free(data);
         }
+        print_message("# with the shared corpus: %u sections (%u treeless, %u single-stream)\n",
+                      total, walked_treeless, walked_single);
     }
-    print_message("# %u Huffman literal sections from libzstd decoded (%u treeless, %u single-stream)\n",
-                  total, walked_treeless, walked_single);
-    assert_true(total > 20);
-    assert_true(walked_treeless > 0);
-    assert_true(walked_single > 0);
+    assert_true(made > 100);
+    assert_true(made_treeless > 20);
+    assert_true(made_single > 20);
     free(src);
     free(dst);
 }
