@@ -3,15 +3,23 @@
 # The whole test suite, as CI runs it: installs what is missing, then builds
 # and tests
 #   1. release (gcc, -Werror), every test under every XC_CPUCAP tier this CPU
-#      has, plus the install/consumer test;
+#      has, plus the install/consumer test; then the portable tier again
+#      with the shared test data hidden (preset release-nodata);
 #   2. asan-ubsan (clang, -Werror), every tier;
 #   2b. tsan: ThreadSanitizer (clang) on the test of contexts sharing one
 #      prepared dictionary from several threads (only that test case);
 #   3. arm64 cross build, tests under qemu-aarch64 -cpu max (every tier) and
-#      -cpu cortex-a53 (no SHA3);
+#      -cpu cortex-a53 (no SHA3), the latter with the shared data hidden;
 #   4. s390x (big-endian) cross build, tests under qemu-s390x;
 #   5. the libFuzzer targets, each run briefly on its seed corpus.
 # Set XC_TEST_STAGES to a subset (e.g. "release asan") to run fewer stages.
+#
+# The shared test data (../shared/data beside the project: zstd's golden
+# frames, corpora) is optional; a clone without it must pass too.  Tests
+# find it through xc_test_data_dir(), which XC_TEST_DATA overrides, and
+# XC_TEST_DATA=none hides it even where it exists.  The presets
+# release-nodata (full sizes) and arm64-a53 (qemu, quick sizes) set
+# XC_TEST_DATA=none, so every CI run checks both ways.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh test
@@ -59,7 +67,8 @@ for stage in $stages; do
   case "$stage" in
     release)
       build release
-      run_ctest release "" ;;
+      run_ctest release ""
+      run_ctest release-nodata "" ;;
     asan)
       build asan-ubsan
       run_ctest asan-ubsan "" ;;

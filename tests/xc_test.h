@@ -35,8 +35,10 @@ void xc_rand_fill(void *p, size_t n);
 void *xc_guard_alloc(size_t n);
 void xc_guard_free(void *p);
 
-/* The shared test-data folder (../shared/data beside the project), or NULL
- * when it is not there; tests that use it skip those parts without it. */
+/* The shared test-data folder: $XC_TEST_DATA, else the one CMake found
+ * (../shared/data beside the project); NULL when it is not there or when
+ * XC_TEST_DATA is "none".  The data is an extra: every assertion must hold
+ * on the inputs a test makes itself, and the files only add more. */
 const char *xc_test_data_dir(void);
 
 /* Read a whole file into malloc'ed memory; NULL when it cannot be read. */

@@ -8,7 +8,8 @@
 # Seeds are zstd frames the zstd command makes from text, source, runs and
 # pseudo-random bytes at several levels and settings, with and without a
 # dictionary, plus zstd's golden frames when the shared test data is there
-# ($XC_TEST_DATA, default ../shared/data beside the project).  The corpus
+# ($XC_TEST_DATA, default ../shared/data beside the project; "none" leaves
+# them out, as for the tests).  The corpus
 # grows in <build-dir>/fuzz-work/corpus/<target>, and crashes are written to
 # <build-dir>/fuzz-work/artifacts/.  Exits non-zero when a target fails.
 set -eu
@@ -128,7 +129,7 @@ for f in "$raw"/in/* "$raw/in-far-repeat"; do
 done
 
 # ---- golden frames, read where they are ----------------------------------------
-if [ -d "$data/zstd-golden" ]; then
+if [ "$data" != none ] && [ -d "$data/zstd-golden" ]; then
   for f in "$data"/zstd-golden/golden-decompression/* \
            "$data"/zstd-golden/golden-decompression-errors/*; do
     [ -f "$f" ] && add_frame "golden.$(basename "$f")" "$f"
