@@ -102,41 +102,58 @@ static void test_sliding(void **state)
     free(src);
 }
 
-/* Levels 5..15 on files of the shared corpus (when it is there) and on
- * generated inputs, one-shot and streamed. */
+/* Levels 5..15, one-shot and streamed, on one input. */
+static void levels_round_trip(const uint8_t *src, size_t n)
+{
+    static const int levels[] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
+        if (xc_test_quick() && l % 3) continue;
+        xc_zstd_cctx *c = zt_new_cctx(levels[l]);
+        size_t fsize;
+        uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
+        zt_check_decodes(frame, fsize, src, n, "level one-shot");
+        free(frame);
+        frame = zt_compress_pieces(c, src, n, 50000, &fsize);
+        zt_check_decodes(frame, fsize, src, n, "level streamed");
+        free(frame);
+        xc_zstd_cctx_free(c);
+    }
+}
+
+/* Levels 5..15 on a mixed input, on an input made here in place of each
+ * of three files of the shared corpus (text, an object file, one byte
+ * repeated), of its size, and on those files too when the data is
+ * there. */
 static void test_levels(void **state)
 {
     (void)state;
-    static const int levels[] = {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
     const char *dir = xc_test_data_dir();
-    static const char *const files[] = {"corpus/canterbury/alice29.txt", "corpus/calgary/obj2",
-                                        "corpus/artificial/aaa.txt"};
-    for (size_t f = 0; f <= XC_ARRAY_SIZE(files); f++) {
-        size_t n;
-        uint8_t *src;
-        if (f < XC_ARRAY_SIZE(files)) {
-            if (!dir) continue;
-            char path[512];
-            snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-            src = xc_read_file(path, &n);
-            if (!src) continue;
-            if (xc_test_quick() && n > 60000) n = 60000;
-        } else {
-            n = zt_scaled(300000);
-            src = zt_make(ZT_MIXED, n, 5);
-        }
-        for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
-            if (xc_test_quick() && l % 3) continue;
-            xc_zstd_cctx *c = zt_new_cctx(levels[l]);
-            size_t fsize;
-            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
-            zt_check_decodes(frame, fsize, src, n, "level one-shot");
-            free(frame);
-            frame = zt_compress_pieces(c, src, n, 50000, &fsize);
-            zt_check_decodes(frame, fsize, src, n, "level streamed");
-            free(frame);
-            xc_zstd_cctx_free(c);
-        }
+    /* ZT_KINDS stands for one byte repeated. */
+    static const struct {
+        const char *file;
+        enum zt_kind kind;
+        size_t size;
+    } inputs[] = {{NULL, ZT_MIXED, 300000},
+                  {"corpus/canterbury/alice29.txt", ZT_TEXT, 152089},
+                  {"corpus/calgary/obj2", ZT_BINARY, 246814},
+                  {"corpus/artificial/aaa.txt", ZT_KINDS, 100000}};
+    for (size_t f = 0; f < XC_ARRAY_SIZE(inputs); f++) {
+        size_t n = inputs[f].file ? inputs[f].size : zt_scaled(inputs[f].size);
+        if (xc_test_quick() && n > 60000) n = 60000;
+        uint8_t *src = zt_malloc(n);
+        if (inputs[f].kind == ZT_KINDS)
+            memset(src, 'a', n);
+        else
+            zt_gen(inputs[f].kind, src, n, 5 + f);
+        levels_round_trip(src, n);
+        free(src);
+        if (!inputs[f].file || !dir) continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, inputs[f].file);
+        src = xc_read_file(path, &n);
+        if (!src) continue;
+        if (xc_test_quick() && n > 60000) n = 60000;
+        levels_round_trip(src, n);
         free(src);
     }
 }
