@@ -5,9 +5,9 @@
  * ranges, tables our decoder and libzstd accept), the same bytes from the
  * same samples, and round trips of records compressed with the trained
  * dictionary: by our encoder and by libzstd, each decoded by us and by
- * libzstd.  On the JSON
- * records of the shared corpus, the dictionary must compress about as
- * well as libzstd's trainer's.
+ * libzstd.  On JSON records like those of the shared corpus, made here,
+ * and on the corpus's own when it is there, the dictionary must compress
+ * about as well as libzstd's trainer's.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -359,8 +359,79 @@ static void test_libzstd(void **state)
     free_samples(&s);
 }
 
-/* The JSON records of the shared corpus (github users): within 2% of
- * libzstd's trainer at 110 KiB and 16 KiB. */
+/* Records shaped like the shared corpus's json-records (REST API user
+ * objects of 800 to 1000 bytes, a dozen URLs each built from the login,
+ * with one in twenty a bare error string instead), for the comparison
+ * with libzstd's trainer where the corpus is absent.  The fields and
+ * templates are this test's; only the shape follows the corpus. */
+static samples make_user_records(unsigned nb, uint64_t seed)
+{
+    static const char *const paths[] = {"followers", "following{/other_user}", "gists{/gist_id}",
+                                        "starred{/owner}{/repo}", "subscriptions", "orgs",
+                                        "repos", "events{/privacy}", "received_events"};
+    static const char *const companies[] = {"null", "\"Acme\"", "\"Initech\"", "\"@example\"",
+                                            "\"Globex Corporation\"", "null", "null"};
+    samples s;
+    size_t cap = (size_t)nb * 2048, pos = 0;
+    s.data = (uint8_t *)malloc(cap);
+    s.sizes = (size_t *)malloc(nb * sizeof *s.sizes);
+    assert_non_null(s.data);
+    assert_non_null(s.sizes);
+    gen_state = seed | 1;
+    for (unsigned i = 0; i < nb; i++) {
+        char *const out = (char *)s.data + pos;
+        size_t const room = cap - pos;
+        size_t len = 0;
+        if (gen(20) == 0) {
+            len = (size_t)snprintf(out, room, "\"https://docs.example.com/api/#rate-limit-%u\"",
+                                   gen(4));
+        } else {
+            /* Logins are all different, as in the corpus: a dictionary
+             * gains from the templates around them, not from them. */
+            static const char alnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-";
+            char login[40];
+            size_t const login_len = 3 + gen(12);
+            for (size_t k = 0; k < login_len; k++) login[k] = alnum[gen(k == 0 ? 52 : 63)];
+            login[login_len] = 0;
+            unsigned const id = gen(40000000);
+            len = (size_t)snprintf(out, room,
+                                   "{\"login\":\"%s\",\"id\":%u,\"avatar_url\":"
+                                   "\"https://avatars.example.com/u/%u?v=3\",\"gravatar_id\":\"\","
+                                   "\"url\":\"https://api.example.com/users/%s\","
+                                   "\"html_url\":\"https://example.com/%s\"",
+                                   login, id, id, login, login);
+            for (size_t k = 0; k < sizeof paths / sizeof paths[0]; k++) {
+                char key[40];
+                size_t const stem = strcspn(paths[k], "{");
+                snprintf(key, sizeof key, "%.*s", (int)stem, paths[k]);
+                len += (size_t)snprintf(out + len, room - len,
+                                        ",\"%s_url\":\"https://api.example.com/users/%s/%s\"", key,
+                                        login, paths[k]);
+            }
+            unsigned v[8];
+            for (unsigned j = 0; j < 8; j++) v[j] = gen(j < 4 ? 400 : 60);
+            len += (size_t)snprintf(out + len, room - len,
+                                    ",\"type\":\"User\",\"site_admin\":%s,\"company\":%s,"
+                                    "\"location\":\"%s\",\"public_repos\":%u,\"public_gists\":%u,"
+                                    "\"followers\":%u,\"following\":%u,"
+                                    "\"created_at\":\"20%02u-%02u-%02uT%02u:%02u:00Z\"}",
+                                    v[0] % 50 ? "false" : "true", companies[v[1] % 7],
+                                    places[v[2] % 10], v[3], v[0] % 40, v[1] * 3 % 400,
+                                    v[2] % 90, 8 + v[4] % 9, 1 + v[5] % 12, 1 + v[6] % 28,
+                                    v[7] % 24, v[4]);
+        }
+        assert_true(len > 0 && len < room);
+        s.sizes[i] = len;
+        pos += len;
+    }
+    s.nb = nb;
+    s.total = pos;
+    return s;
+}
+
+/* The corpus's json-records (GitHub users), one sample per file, in the
+ * order of their names so that runs are comparable; 1 when there are at
+ * least 100. */
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -409,38 +480,52 @@ static int load_dir(samples *s, const char *dir)
     return s->nb >= 100;
 }
 
+/* Our dictionary and libzstd's, trained on the same samples, both at `cap`
+ * bytes: each pays off (a third of the samples' size or less), and ours
+ * compresses them within `percent` of libzstd's. */
+static void compare_with_libzstd(const samples *s, size_t cap, unsigned percent, const char *what)
+{
+    uint8_t *ours = (uint8_t *)malloc(cap), *theirs = (uint8_t *)malloc(cap);
+    assert_non_null(ours);
+    assert_non_null(theirs);
+    size_t const n = train(ours, cap, s);
+    assert_false(xc_is_error(n));
+    check_format(ours, n, cap);
+    size_t const m = ZDICT_trainFromBuffer(theirs, cap, s->data, s->sizes, s->nb);
+    assert_false(ZDICT_isError(m));
+    size_t const with_ours = libzstd_round_trips(ours, n, s);
+    size_t const with_theirs = libzstd_round_trips(theirs, m, s);
+    print_message("%s (%u samples, %zu bytes), %zu-byte dictionaries: ours %zu, libzstd's %zu "
+                  "(%.4f)\n", what, s->nb, s->total, cap, with_ours, with_theirs,
+                  (double)with_ours / (double)with_theirs);
+    assert_true(with_ours * 3 < s->total);
+    assert_true(with_ours * 100 <= with_theirs * (100 + percent));
+    free(ours);
+    free(theirs);
+}
+
+/* At 110 KiB and 16 KiB, on records made here like the corpus's
+ * json-records (1842 of them, as many as the corpus holds; 600 in quick
+ * mode) and on the corpus's own when it is there.  On the real records
+ * ours must be within 2% of libzstd's trainer (it is 0.5% and 1.6%
+ * better).  On generated ones the two trade places by a few percent as
+ * the count or the seed changes (from 0.95 to 1.05 over 400 to 3000
+ * records and four seeds), so there the bound is 6%: loose enough not to
+ * hinge on the generator, tight enough that a clearly worse choice of
+ * content fails. */
 static void test_json_records(void **state)
 {
     (void)state;
+    static const size_t caps[] = {112640, 16384};
+    samples s = make_user_records(xc_test_quick() ? 600 : 1842, 11);
+    for (size_t i = 0; i < 2; i++) compare_with_libzstd(&s, caps[i], 6, "generated user records");
+    free_samples(&s);
     const char *data = xc_test_data_dir();
     char dir[4096];
-    samples s = {NULL, NULL, 0, 0};
-    if (!data || xc_test_quick()) {
-        skip();
-        return;
-    }
+    if (!data) return;
     snprintf(dir, sizeof dir, "%s/corpus/json-records/github", data);
-    if (!load_dir(&s, dir)) {
-        free_samples(&s);
-        skip();
-        return;
-    }
-    static const size_t caps[] = {112640, 16384};
-    for (size_t i = 0; i < 2; i++) {
-        uint8_t *ours = (uint8_t *)malloc(caps[i]), *theirs = (uint8_t *)malloc(caps[i]);
-        size_t const n = train(ours, caps[i], &s);
-        assert_false(xc_is_error(n));
-        check_format(ours, n, caps[i]);
-        size_t const m = ZDICT_trainFromBuffer(theirs, caps[i], s.data, s.sizes, s.nb);
-        assert_false(ZDICT_isError(m));
-        size_t const with_ours = libzstd_round_trips(ours, n, &s);
-        size_t const with_theirs = libzstd_round_trips(theirs, m, &s);
-        print_message("json-records, %zu-byte dictionaries: ours %zu, libzstd's %zu (%.4f)\n",
-                      caps[i], with_ours, with_theirs, (double)with_ours / (double)with_theirs);
-        assert_true(with_ours * 100 <= with_theirs * 102);
-        free(ours);
-        free(theirs);
-    }
+    if (load_dir(&s, dir))
+        for (size_t i = 0; i < 2; i++) compare_with_libzstd(&s, caps[i], 2, "json-records");
     free_samples(&s);
 }
 #endif
