@@ -6,7 +6,10 @@
  * decodes), and dictionaries with missing or zero-weight symbols.  The
  * expected outputs come from that README (sizes and SHA-256), never from
  * libzstd: Debian's 1.5.4 predates the files and misjudges some of them.
- * Without the data folder every case is skipped.
+ * Without the data folder every case is skipped; test_zstd_hostile.c
+ * builds frames by hand with the features of zeroSeq_2B, zeroSeq_extraneous,
+ * off0, empty-block and rle-first-block, so those rules are checked in any
+ * clone.
  */
 #include "zstd_test_util.h"
 

@@ -444,6 +444,45 @@ static void test_invalid_frames(void **state)
     f[sizeof zero_seq + 1] = 0;
     expect(f, sizeof zero_seq + 2, 64, XC_ERROR_CORRUPT, "bytes after no sequences");
 
+    /* The same with the two-byte form of the count, (0x80 - 128) << 8 + 0
+     * (RFC 8878 3.1.1.3.2.1; zstd's golden zeroSeq_2B.zst): valid. */
+    n = put_header(f, 0x00, 0x00);
+    n += put_block(f + n, 1, 2, 8);
+    memcpy(f + n, "\x28hello\x80\x00", 8);
+    expect(f, n + 8, 64, XC_OK, "no sequences, two-byte count");
+
+    /* Offset 0 (the golden off0.bin.zst): 16 bytes of history in a raw
+     * block, then one sequence with literal length 0 and Offset_Value 3,
+     * which means rep[0] - 1 = 0 (RFC 8878 3.1.2.5).  All three codes are
+     * RLE (modes 0x54): literal length code 0, offset code 1, match length
+     * code 0 (3 bytes), so the bitstream holds only the offset's one extra
+     * bit below the end marker: 0x03 gives Offset_Value 3, 0x02 gives 2,
+     * which with literal length 0 means rep[2] = 8: valid, which shows the
+     * frame is otherwise sound.  (libzstd 1.5.4 takes offset 0 for 1 and
+     * refuses the two-byte count above; the golden files say otherwise.) */
+    n = put_header(f, 0x00, 0x00);
+    n += put_block(f + n, 0, 0, 16);
+    memcpy(f + n, "0123456789abcdef", 16);
+    n += 16;
+    n += put_block(f + n, 1, 2, 7);
+    memcpy(f + n, "\x00\x01\x54\x00\x01\x00\x02", 7);
+    expect(f, n + 7, 64, XC_OK, "repeat offset 2 with literal length 0");
+    f[n + 6] = 0x03;
+    expect(f, n + 7, 64, XC_ERROR_CORRUPT, "offset 0");
+
+    /* Empty raw blocks, and a first block that is RLE at the largest block
+     * size (the golden empty-block.zst and rle-first-block.zst). */
+    n = put_header(f, 0x00, 0x00);
+    n += put_block(f + n, 0, 0, 0);
+    n += put_block(f + n, 1, 0, 0);
+    expect(f, n, 64, XC_OK, "empty raw blocks");
+    n = put_header(f, 0x00, 0x38); /* 2^17 */
+    n += put_block(f + n, 0, 1, XC_ZSTD_BLOCK_SIZE_MAX);
+    f[n++] = 0;
+    n += put_block(f + n, 1, 0, 5);
+    n += 5;
+    expect(f, n, XC_ZSTD_BLOCK_SIZE_MAX + 5, XC_OK, "RLE first block");
+
     /* Not a frame; and a good frame followed by bytes that are not one. */
     memcpy(f, "\x28\xB5\x2F\xFC", 4);
     expect(f, 16, 64, XC_ERROR_UNKNOWN_MAGIC, "bad magic");
