@@ -130,6 +130,11 @@ size_t xc_zstd_frame_begin(xc_zstd_dctx *d, const xc_zstd_frame_header *fh)
     } else {
         d->ext_start = d->ext_end = no_extension;
     }
+    /* The dictionary stays in reach while the frame's output has not
+     * outgrown its window (RFC 8878 §5, dictionary content); the prefix of
+     * both decoders starts at the frame's first byte for as long as the
+     * extension is the dictionary. */
+    d->ext_reach = (size_t)XC_MIN(fh->window_size, (uint64_t)SIZE_MAX);
     return 0;
 }
 

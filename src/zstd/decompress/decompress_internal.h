@@ -17,7 +17,9 @@
  *
  * An offset of at most (op - prefix) lands in the prefix; one of at most
  * (op - prefix) + (ext_end - ext_start) lands in the extension (and may
- * continue into the prefix); anything larger is corrupt.
+ * continue into the prefix) if the match starts no more than ext_reach bytes
+ * after the prefix's start (see xc_zstd_ext_in_reach()); anything else is
+ * corrupt.
  *
  * Literals are decoded into lit_buf, or into the destination beyond the
  * reach of the current block when one-shot decoding has room there (as
@@ -136,9 +138,13 @@ struct xc_zstd_dctx_s {
     uint8_t *out;
     size_t out_room;
 
-    /* History (see the top of this file). */
+    /* History (see the top of this file).  ext_reach: how many bytes after
+     * the prefix's start a match may begin and still read the extension;
+     * Window_Size while the extension is a dictionary, SIZE_MAX while it is
+     * the older part of the streaming window buffer. */
     const uint8_t *prefix;
     const uint8_t *ext_start, *ext_end;
+    size_t ext_reach;
 
     /* The error an executor reports when a block's output reaches oend:
      * the destination is too small in one-shot decoding, while in the
@@ -183,6 +189,25 @@ struct xc_zstd_dctx_s {
     xc_seq_tables seq_own;
     xc_seq_cell def_ll[64], def_ml[64], def_of[32];
 };
+
+/* What a match may reference beyond the prefix, the one rule the one-shot
+ * and the streaming decoder share.  A match that starts `pos` bytes after
+ * the prefix's start and reaches `back` bytes into the extension (back > 0)
+ * is valid when the extension holds that many bytes and the match starts
+ * within ext_reach.  For a dictionary the prefix starts at the frame's first
+ * byte, so pos is the amount of data decoded from the frame so far (the
+ * match's own literals included), and RFC 8878 §5 (dictionary content)
+ * lets sequences reach back into the dictionary, even farther than
+ * Window_Size, "as long as the amount of data decoded from this frame is
+ * less than or equal to Window_Size"; after that the dictionary is out of
+ * reach.  ext_reach is Window_Size then, and a match starting at exactly
+ * Window_Size may still use the dictionary (libzstd 1.5.6 decodes such
+ * frames too), one starting a byte later may not. */
+XC_FORCE_INLINE int xc_zstd_ext_in_reach(size_t back, size_t pos, size_t ext_size,
+                                         size_t ext_reach)
+{
+    return back <= ext_size && pos <= ext_reach;
+}
 
 /* ---- decompress_frame.c ------------------------------------------------------ */
 

@@ -22,9 +22,17 @@
  * old wpos - (d - (op - wbuf)) >= op + (old wpos - window) > op + W, so it
  * always lies beyond everything the block has written so far, wildcopy
  * margins included: the extension is overwritten only once it has gone out
- * of the window.  The same holds for a dictionary's content before the
- * first wrap, which the spec lets a frame use only while its output has not
- * outgrown the window.
+ * of the window.
+ *
+ * A dictionary's content is the extension until the first wrap, and the
+ * prefix starts at the frame's first byte until then, so the decoder applies
+ * the same rule as one-shot decoding (xc_zstd_ext_in_reach()): a match may
+ * read the dictionary while the frame's output is at most the window, however
+ * far back into the dictionary it reaches.  The first wrap comes only once
+ * the output exceeds window + W (old wpos > window + W above), after the
+ * dictionary has gone out of reach, so no window is too small for it; the
+ * buffer stays window + block_max + 2 * W bytes, and the dictionary is read
+ * where the caller or the ddict keeps it.
  *
  * When the frame announces its content size, the buffer never needs more
  * than that plus the margin, and no block can make the frame larger than
@@ -92,6 +100,7 @@ static size_t stream_block(xc_zstd_dctx *d, const uint8_t *src, size_t size,
     if (d->wpos + limit + XC_ZSTD_WILDCOPY > d->wsize) {
         d->ext_start = d->wbuf;
         d->ext_end = d->wbuf + d->wpos;
+        d->ext_reach = SIZE_MAX;
         d->wpos = 0;
     }
     op = d->wbuf + d->wpos;
