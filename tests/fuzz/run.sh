@@ -107,6 +107,18 @@ head -c 3000 "$raw/in/text" >"$raw/raw.dict"
 zstd -q -c -3 -D "$raw/raw.dict" "$raw/in/text" >"$raw/d.zst"
 add_dict_seed raw.3 "$raw/raw.dict" "$raw/d.zst"
 add_dict_seed none "$raw/in/empty" "$raw/text.3.zst"
+# Windows of 1 and 2 KiB beside a 16 KiB dictionary: the frames reach into
+# the dictionary farther back than their window.
+head -c 16000 "$raw/in/source" >"$raw/big.dict"
+for wlog in 10 11; do
+  for level in 3 19; do
+    for f in "$raw/in/source" "$raw/in/mixed"; do
+      head -c 60000 "$f" | zstd -q -c "-$level" --zstd=wlog=$wlog -D "$raw/big.dict" \
+        >"$raw/d.zst" &&
+        add_dict_seed "window.$wlog.$level.$(basename "$f")" "$raw/big.dict" "$raw/d.zst"
+    done
+  done
+done
 
 # ---- compression parameters ---------------------------------------------------------
 # fuzz_compress_params reads 12 parameter bytes (see the target), then the
