@@ -257,11 +257,10 @@ size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst, size_t ca
                                         (content_size >= 65536 + 256) +
                                         (content_size >= 0xFFFFFFFFull)
                                   : 0;
-    static const uint8_t fcs_bytes[4] = {0, 2, 4, 8};
-    size_t const size_bytes = fcs == 0 && single ? 1 : fcs_bytes[fcs];
+    size_t const size_bytes = fcs == 0 && single ? 1 : xc_zstd_fcs_field_size(fcs);
     uint32_t const did = c->frame_dict_id;
     unsigned const did_code = did == 0 ? 0 : did < 256 ? 1 : did < 65536 ? 2 : 3;
-    size_t const total = 4 + 1 + !single + (did_code == 3 ? 4 : did_code) + size_bytes;
+    size_t const total = 4 + 1 + !single + xc_zstd_did_field_size(did_code) + size_bytes;
     RETURN_ERROR_IF(cap < total, DST_TOO_SMALL);
 
     uint8_t *op = dst;
@@ -339,7 +338,7 @@ size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8
         int const no_room = csize == XC_ERROR(DST_TOO_SMALL);
         if (!c->first_block && (no_room || csize < RLE_CHECK_BELOW) && is_rle(src, size)) {
             RETURN_ERROR_IF(cap < XC_ZSTD_BLOCK_HEADER + 1, DST_TOO_SMALL);
-            xc_write_le24(dst, (uint32_t)last | (1u << 1) | ((uint32_t)size << 3));
+            xc_write_le24(dst, xc_zstd_block_header(last, XC_ZSTD_BLOCK_RLE, (uint32_t)size));
             dst[XC_ZSTD_BLOCK_HEADER] = src[0];
             return XC_ZSTD_BLOCK_HEADER + 1;
         }
@@ -348,7 +347,8 @@ size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8
         if (no_room) csize = 0;
         FORWARD_IF_ERROR(csize);
         if (csize > 0) {
-            xc_write_le24(dst, (uint32_t)last | (2u << 1) | ((uint32_t)csize << 3));
+            xc_write_le24(dst,
+                          xc_zstd_block_header(last, XC_ZSTD_BLOCK_COMPRESSED, (uint32_t)csize));
             xc_zstd_entropy_commit(&c->ent, commit);
             c->rep[0] = rep[0];
             c->rep[1] = rep[1];
@@ -358,7 +358,7 @@ size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8
         }
     }
     RETURN_ERROR_IF(cap < XC_ZSTD_BLOCK_HEADER + size, DST_TOO_SMALL);
-    xc_write_le24(dst, (uint32_t)last | ((uint32_t)size << 3));
+    xc_write_le24(dst, xc_zstd_block_header(last, XC_ZSTD_BLOCK_RAW, (uint32_t)size));
     if (size) memcpy(dst + XC_ZSTD_BLOCK_HEADER, src, size);
     c->first_block = 0;
     return XC_ZSTD_BLOCK_HEADER + size;

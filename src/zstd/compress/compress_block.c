@@ -24,65 +24,7 @@
  * the first and writes everything in the mirror order.
  */
 #include "zstd/compress/compress_kernels.h"
-
-/* ---- codes (RFC 8878 §3.1.1.3.2.1) ---------------------------------------- */
-
-static const uint8_t ll_code_small[64] = {
-    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 16, 17, 17, 18, 18,
-    19, 19, 20, 20, 20, 20, 21, 21, 21, 21, 22, 22, 22, 22, 22, 22, 22, 22, 23, 23, 23, 23,
-    23, 23, 23, 23, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24};
-
-/* Indexed by match length minus 3. */
-static const uint8_t ml_code_small[128] = {
-    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 32, 33, 33, 34, 34, 35, 35, 36, 36, 36, 36,
-    37, 37, 37, 37, 38, 38, 38, 38, 38, 38, 38, 38, 39, 39, 39, 39, 39, 39, 39, 39, 40, 40,
-    40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 40, 41, 41, 41, 41, 41, 41, 41, 41,
-    41, 41, 41, 41, 41, 41, 41, 41, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42,
-    42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42, 42};
-
-const uint8_t xc_zstd_ll_extra[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  1,  1,
-                                     1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-const uint8_t xc_zstd_ml_extra[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,  1,  1,  1,
-                                     2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-
-/* Above the small tables each code covers a power-of-two range, so the
- * code is the position of the top bit plus a constant.  Baselines are
- * multiples of their range, so the extra bits are simply the low bits of
- * the value (the bit writer masks them). */
-static inline unsigned ll_code(uint32_t ll)
-{
-    return ll < 64 ? ll_code_small[ll] : xc_highbit32(ll) + 19;
-}
-
-static inline unsigned ml_code(uint32_t ml_base)
-{
-    return ml_base < 128 ? ml_code_small[ml_base] : xc_highbit32(ml_base) + 36;
-}
-
-/* ---- predefined distributions (RFC 8878 §3.1.1.3.2.2) ---------------------- */
-
-static const int16_t ll_default[36] = {4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2,  2,
-                                       2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1};
-static const int16_t ml_default[53] = {1, 4, 3, 2, 2, 2, 2, 2, 2, 1,  1,  1,  1,  1,  1,  1,  1,  1,
-                                       1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  1,  1,  1,  1,  1,  1,  1,  1,
-                                       1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1};
-static const int16_t of_default[29] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1,  1,  1,  1,  1,
-                                       1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
-
-static const struct {
-    const int16_t *norm;
-    unsigned max_symbol, log; /* of the predefined distribution */
-    unsigned max_log;         /* largest accuracy log the format allows */
-    unsigned max_code;        /* largest code of the type */
-} seq_types[3] = {
-    [XC_ZT_LL] = {ll_default, 35, 6, 9, 35},
-    [XC_ZT_OF] = {of_default, 28, 5, 8, 31},
-    [XC_ZT_ML] = {ml_default, 52, 6, 9, 52},
-};
-
-enum { MODE_PREDEFINED = 0, MODE_RLE = 1, MODE_COMPRESSED = 2, MODE_REPEAT = 3 };
+#include "zstd/common/format.h"
 
 /* Largest FSE description of a sequence table: 53 symbols at accuracy 9
  * take at most 4 + 53 * 10 bits plus zero-run flags, well under 96 bytes. */
@@ -99,8 +41,10 @@ void xc_zstd_entropy_reset(xc_zentropy *e)
 size_t xc_zstd_entropy_init_defaults(xc_zentropy *e)
 {
     for (unsigned t = 0; t < 3; t++)
-        FORWARD_IF_ERROR(xc_fse_build_ctable(&e->def[t], seq_types[t].norm,
-                                             seq_types[t].max_symbol, seq_types[t].log));
+    {
+        xc_seq_default const d = xc_zstd_seq_default(t);
+        FORWARD_IF_ERROR(xc_fse_build_ctable(&e->def[t], d.norm, d.max_symbol, d.log));
+    }
     xc_zstd_entropy_reset(e);
     return 0;
 }
@@ -161,7 +105,7 @@ static size_t norm_cost_bits(const int16_t *norm, unsigned norm_max, unsigned lo
  * predefined table's size times (10 - strategy) / 8). */
 static size_t min_seq_for_new_table(unsigned t, unsigned strategy)
 {
-    return ((size_t)1 << seq_types[t].log) * (10 - strategy) >> 3;
+    return ((size_t)1 << xc_zstd_seq_default(t).log) * (10 - strategy) >> 3;
 }
 
 /* Picks the mode of one symbol type, writes its description at dst (for
@@ -174,17 +118,18 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
                            const xc_fse_ctable **ct, unsigned *commit)
 {
     xc_zentropy *const e = &c->ent;
-    unsigned max = seq_types[t].max_code, most = 0;
+    xc_seq_default const def = xc_zstd_seq_default(t);
+    unsigned max = xc_zstd_seq_max_code(t), most = 0;
     while (max > 0 && count[max] == 0) max--;
     for (unsigned s = 0; s <= max; s++) most = XC_MAX(most, count[s]);
-    int const default_ok = max <= seq_types[t].max_symbol;
+    int const default_ok = max <= def.max_symbol;
     xc_fse_ctable *const scratch = &e->fse[t][e->fse_cur[t] ^ 1];
 
     if (most == nb) {
         /* One symbol.  With one or two sequences the predefined table costs
          * a few bits against RLE's byte. */
         if (default_ok && nb <= 2) {
-            *mode = MODE_PREDEFINED;
+            *mode = XC_SEQ_MODE_PREDEFINED;
             *ct = &e->def[t];
             *commit |= XC_ZCOMMIT_FSE_DROP << t;
             return 0;
@@ -192,7 +137,7 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
         RETURN_ERROR_IF(cap < 1, DST_TOO_SMALL);
         dst[0] = codes[0];
         xc_fse_build_ctable_rle(scratch, codes[0]);
-        *mode = MODE_RLE;
+        *mode = XC_SEQ_MODE_RLE;
         *ct = scratch;
         *commit |= XC_ZCOMMIT_FSE_DROP << t;
         return 1;
@@ -201,17 +146,16 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
     /* Every mode is priced from its distribution, the same way, so that
      * the comparison is fair; the tables are only built for the winner. */
     size_t best = SIZE_MAX;
-    unsigned best_mode = MODE_COMPRESSED;
+    unsigned best_mode = XC_SEQ_MODE_COMPRESSED;
     unsigned const cur = e->fse_cur[t];
     if (default_ok) {
-        best = norm_cost_bits(seq_types[t].norm, seq_types[t].max_symbol, seq_types[t].log,
-                              count, max);
-        best_mode = MODE_PREDEFINED;
+        best = norm_cost_bits(def.norm, def.max_symbol, def.log, count, max);
+        best_mode = XC_SEQ_MODE_PREDEFINED;
     }
     if (e->fse_valid[t]) {
         size_t const bits =
             norm_cost_bits(e->norm[t][cur], e->norm_max[t][cur], e->norm_log[t][cur], count, max);
-        if (bits < best) best = bits, best_mode = MODE_REPEAT;
+        if (bits < best) best = bits, best_mode = XC_SEQ_MODE_REPEAT;
     }
 
     /* A new table, priced from its distribution before it is built.  The
@@ -227,7 +171,7 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
     int const fast = c->p.strategy < XC_ZSTRAT_LAZY;
     int const priced = best == SIZE_MAX ||
                        !fast || (nb >= min_seq_for_new_table(t, c->p.strategy) &&
-                                 !(best_mode == MODE_REPEAT && nb < 1000));
+                                 !(best_mode == XC_SEQ_MODE_REPEAT && nb < 1000));
     if (priced) {
         size_t total = nb;
         unsigned const last = codes[nb - 1];
@@ -235,7 +179,7 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
             count[last]--;
             total--;
         }
-        log = xc_fse_optimal_table_log(seq_types[t].max_log, total, max);
+        log = xc_fse_optimal_table_log(xc_zstd_seq_log_max(t), total, max);
         size_t const r = xc_fse_normalize(norm, log, count, total, max, total >= 2048);
         FORWARD_IF_ERROR(r);
         if (total != nb) count[last]++;
@@ -243,18 +187,18 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
             desc = xc_fse_write_ncount(desc_buf, sizeof desc_buf, norm, max, log);
             FORWARD_IF_ERROR(desc);
             size_t const bits = norm_cost_bits(norm, max, log, count, max) + 8 * desc;
-            if (bits < best) best = bits, best_mode = MODE_COMPRESSED;
+            if (bits < best) best = bits, best_mode = XC_SEQ_MODE_COMPRESSED;
         }
     }
     RETURN_ERROR_IF(best == SIZE_MAX, GENERIC);
 
     *mode = best_mode;
     switch (best_mode) {
-    case MODE_PREDEFINED:
+    case XC_SEQ_MODE_PREDEFINED:
         *ct = &e->def[t];
         *commit |= XC_ZCOMMIT_FSE_DROP << t;
         return 0;
-    case MODE_REPEAT:
+    case XC_SEQ_MODE_REPEAT:
         *ct = &e->fse[t][cur];
         return 0;
     default:
@@ -276,17 +220,18 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
     uint8_t *op = dst;
     uint8_t *const oend = dst + cap;
 
-    /* Number_of_Sequences: 1 byte below 128, 2 below 0x7F00, else 3. */
+    /* Number_of_Sequences (§3.1.1.3.2.1): 1 byte below 128, 2 below
+     * XC_ZSTD_NBSEQ_LONG, else 3. */
     RETURN_ERROR_IF(cap < 4, DST_TOO_SMALL);
     if (nb < 128) {
         *op++ = (uint8_t)nb;
-    } else if (nb < 0x7F00) {
+    } else if (nb < XC_ZSTD_NBSEQ_LONG) {
         op[0] = (uint8_t)((nb >> 8) + 0x80);
         op[1] = (uint8_t)nb;
         op += 2;
     } else {
         op[0] = 0xFF;
-        xc_write_le16(op + 1, (uint16_t)(nb - 0x7F00));
+        xc_write_le16(op + 1, (uint16_t)(nb - XC_ZSTD_NBSEQ_LONG));
         op += 3;
     }
     if (nb == 0) return (size_t)(op - dst);
@@ -301,23 +246,25 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
         uint8_t *const llc = ss->ll_code, *const mlc = ss->ml_code, *const ofc = ss->of_code;
         size_t i = 0;
         for (; i + 1 < nb; i += 2) {
-            unsigned const l0 = ll_code(seq[i].lit_len), l1 = ll_code(seq[i + 1].lit_len);
-            unsigned const m0 = ml_code(seq[i].match_len - 3);
-            unsigned const m1 = ml_code(seq[i + 1].match_len - 3);
-            unsigned const o0 = xc_highbit32(seq[i].off_value);
-            unsigned const o1 = xc_highbit32(seq[i + 1].off_value);
+            unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
+            unsigned const l1 = xc_zstd_ll_code(seq[i + 1].lit_len);
+            unsigned const m0 = xc_zstd_ml_code(seq[i].match_len - 3);
+            unsigned const m1 = xc_zstd_ml_code(seq[i + 1].match_len - 3);
+            unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
+            unsigned const o1 = xc_zstd_of_code(seq[i + 1].off_value);
             llc[i] = (uint8_t)l0, llc[i + 1] = (uint8_t)l1;
             mlc[i] = (uint8_t)m0, mlc[i + 1] = (uint8_t)m1;
             ofc[i] = (uint8_t)o0, ofc[i + 1] = (uint8_t)o1;
-            hist[0][XC_ZT_LL][l0]++, hist[1][XC_ZT_LL][l1]++;
-            hist[0][XC_ZT_ML][m0]++, hist[1][XC_ZT_ML][m1]++;
-            hist[0][XC_ZT_OF][o0]++, hist[1][XC_ZT_OF][o1]++;
+            hist[0][XC_SEQ_LL][l0]++, hist[1][XC_SEQ_LL][l1]++;
+            hist[0][XC_SEQ_ML][m0]++, hist[1][XC_SEQ_ML][m1]++;
+            hist[0][XC_SEQ_OF][o0]++, hist[1][XC_SEQ_OF][o1]++;
         }
         if (i < nb) {
-            unsigned const l0 = ll_code(seq[i].lit_len), m0 = ml_code(seq[i].match_len - 3);
-            unsigned const o0 = xc_highbit32(seq[i].off_value);
+            unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
+            unsigned const m0 = xc_zstd_ml_code(seq[i].match_len - 3);
+            unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
             llc[i] = (uint8_t)l0, mlc[i] = (uint8_t)m0, ofc[i] = (uint8_t)o0;
-            hist[0][XC_ZT_LL][l0]++, hist[0][XC_ZT_ML][m0]++, hist[0][XC_ZT_OF][o0]++;
+            hist[0][XC_SEQ_LL][l0]++, hist[0][XC_SEQ_ML][m0]++, hist[0][XC_SEQ_OF][o0]++;
         }
     }
     for (unsigned t = 0; t < 3; t++)
@@ -332,13 +279,15 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
         size_t const d = choose_table(c, t, codes[t], hist[0][t], nb, op, (size_t)(oend - op),
                                       &mode[t], &ct[t], commit);
         FORWARD_IF_ERROR(d);
-        if (mode[t] == MODE_COMPRESSED) last_desc = d;
+        if (mode[t] == XC_SEQ_MODE_COMPRESSED) last_desc = d;
         op += d;
     }
-    *modes = (uint8_t)((mode[XC_ZT_LL] << 6) | (mode[XC_ZT_OF] << 4) | (mode[XC_ZT_ML] << 2));
+    *modes = (uint8_t)((mode[XC_SEQ_LL] << XC_SEQ_MODE_SHIFT(XC_SEQ_LL)) |
+                       (mode[XC_SEQ_OF] << XC_SEQ_MODE_SHIFT(XC_SEQ_OF)) |
+                       (mode[XC_SEQ_ML] << XC_SEQ_MODE_SHIFT(XC_SEQ_ML)));
 
-    size_t const bits = c->kern->seq_bitstream(&c->ss, op, (size_t)(oend - op), ct[XC_ZT_LL],
-                                        ct[XC_ZT_OF], ct[XC_ZT_ML]);
+    size_t const bits = c->kern->seq_bitstream(&c->ss, op, (size_t)(oend - op), ct[XC_SEQ_LL],
+                                               ct[XC_SEQ_OF], ct[XC_SEQ_ML]);
     FORWARD_IF_ERROR(bits);
     /* zstd 1.3.4 and older reject a block whose last FSE description
      * starts fewer than 4 bytes before its end (decompressor_errata.md,
@@ -373,9 +322,9 @@ size_t xc_zstd_encode_block_body(xc_zstd_cctx *c, uint8_t *dst, size_t cap, size
 void xc_zstd_seq_codes(xc_zseqstore *ss)
 {
     for (size_t i = 0; i < ss->nb_seq; i++) {
-        ss->ll_code[i] = (uint8_t)ll_code(ss->seq[i].lit_len);
-        ss->ml_code[i] = (uint8_t)ml_code(ss->seq[i].match_len - 3);
-        ss->of_code[i] = (uint8_t)xc_highbit32(ss->seq[i].off_value);
+        ss->ll_code[i] = (uint8_t)xc_zstd_ll_code(ss->seq[i].lit_len);
+        ss->ml_code[i] = (uint8_t)xc_zstd_ml_code(ss->seq[i].match_len - 3);
+        ss->of_code[i] = (uint8_t)xc_zstd_of_code(ss->seq[i].off_value);
     }
 }
 
@@ -385,27 +334,29 @@ void xc_zstd_seq_codes(xc_zseqstore *ss)
 size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64], size_t nb)
 {
     const xc_zentropy *const e = &c->ent;
-    size_t bits = 8 * (size_t)(nb < 128 ? 1 : nb < 0x7F00 ? 2 : 3);
+    size_t bits = 8 * (size_t)(nb < 128 ? 1 : nb < XC_ZSTD_NBSEQ_LONG ? 2 : 3);
     if (nb == 0) return bits;
     bits += 8; /* the modes byte */
     for (unsigned t = 0; t < 3; t++) {
         const unsigned *const cnt = count[t];
-        unsigned max = seq_types[t].max_code, most = 0;
+        xc_seq_default const def = xc_zstd_seq_default(t);
+        unsigned max = xc_zstd_seq_max_code(t), most = 0;
         while (max > 0 && cnt[max] == 0) max--;
         for (unsigned s = 0; s <= max; s++) {
-            unsigned const extra = t == XC_ZT_LL ? xc_zstd_ll_extra[s] : t == XC_ZT_ML ? xc_zstd_ml_extra[s] : s;
+            unsigned const extra = t == XC_SEQ_LL   ? xc_zstd_ll_bits(s)
+                                   : t == XC_SEQ_ML ? xc_zstd_ml_bits(s)
+                                                    : s;
             bits += (size_t)cnt[s] * extra;
             most = XC_MAX(most, cnt[s]);
         }
-        int const default_ok = max <= seq_types[t].max_symbol;
+        int const default_ok = max <= def.max_symbol;
         if (most == nb) {
             bits += default_ok && nb <= 2 ? 0 : 8;
             continue;
         }
         size_t best = SIZE_MAX;
         if (default_ok)
-            best = norm_cost_bits(seq_types[t].norm, seq_types[t].max_symbol, seq_types[t].log,
-                                  cnt, max);
+            best = norm_cost_bits(def.norm, def.max_symbol, def.log, cnt, max);
         if (e->fse_valid[t]) {
             unsigned const cur = e->fse_cur[t];
             best = XC_MIN(best, norm_cost_bits(e->norm[t][cur], e->norm_max[t][cur],
@@ -413,7 +364,7 @@ size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64], s
         }
         int16_t norm[64];
         uint8_t desc[XC_ZSTD_NCOUNT_MAX];
-        unsigned const log = xc_fse_optimal_table_log(seq_types[t].max_log, nb, max);
+        unsigned const log = xc_fse_optimal_table_log(xc_zstd_seq_log_max(t), nb, max);
         size_t const r = xc_fse_normalize(norm, log, cnt, nb, max, nb >= 2048);
         if (!xc_iserr(r) && r != 0) {
             size_t const d = xc_fse_write_ncount(desc, sizeof desc, norm, max, log);
@@ -421,7 +372,7 @@ size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64], s
         }
         /* Unreachable with a valid histogram (a new table codes anything);
          * a flat price keeps the estimate finite regardless. */
-        bits += best != SIZE_MAX ? best : nb * seq_types[t].max_log;
+        bits += best != SIZE_MAX ? best : nb * xc_zstd_seq_log_max(t);
     }
     return bits;
 }

@@ -119,9 +119,9 @@ static size_t range_bits(splitter *s, size_t a, size_t b, size_t lit_a, size_t *
     size_t lits = 0, matched = 0;
     memset(count, 0, sizeof count);
     for (size_t i = a; i < b; i++) {
-        count[XC_ZT_LL][ss->ll_code[i]]++;
-        count[XC_ZT_ML][ss->ml_code[i]]++;
-        count[XC_ZT_OF][ss->of_code[i]]++;
+        count[XC_SEQ_LL][ss->ll_code[i]]++;
+        count[XC_SEQ_ML][ss->ml_code[i]]++;
+        count[XC_SEQ_OF][ss->of_code[i]]++;
         lits += ss->seq[i].lit_len;
         matched += ss->seq[i].match_len;
     }

@@ -37,6 +37,7 @@
 
 #include "xc_internal.h"
 #include "zstd/entropy/entropy_encode.h"
+#include "zstd/common/format.h"
 #include "zstd/common/xxh64.h"
 
 /* ---- parameters ------------------------------------------------------------ */
@@ -397,8 +398,6 @@ XC_FORCE_INLINE size_t xc_zhash(const uint8_t *p, unsigned hlog, unsigned mls)
 
 /* ---- entropy state carried between blocks ---------------------------------- */
 
-enum { XC_ZT_LL = 0, XC_ZT_OF = 1, XC_ZT_ML = 2 };
-
 typedef struct {
     /* Two slots each: cur is the table the decoder holds (valid for the
      * repeat mode), the other receives a new table for the block being
@@ -424,7 +423,7 @@ XC_HIDDEN size_t xc_zstd_opt_reserve(xc_zmatch_state *ms, const xc_zentropy *ent
 XC_HIDDEN void xc_zstd_opt_free(xc_zmatch_state *ms);
 
 /* What a block changes in the entropy state when it is committed: a new
- * Huffman tree, and per sequence type (shifted by XC_ZT_*) a new table or
+ * Huffman tree, and per sequence type (shifted by XC_SEQ_*) a new table or
  * one that may no longer be repeated. */
 #define XC_ZCOMMIT_HUF 1u
 #define XC_ZCOMMIT_FSE_NEW 2u   /* << type */
@@ -529,11 +528,6 @@ struct xc_zstd_cctx_s {
 };
 
 /* ---- compress.c: the frame machinery shared with streaming ----------- */
-
-/* Worst case of one block's output, header included. */
-#define XC_ZSTD_BLOCK_HEADER 3
-#define XC_ZENC_FRAME_HEADER_MAX 18
-#define XC_ZSTD_CHECKSUM_SIZE 4
 
 /* The parameters a frame of src_size bytes (XC_ZSTD_SIZE_UNKNOWN) gets from
  * the context's level and overrides. */
@@ -656,13 +650,10 @@ XC_HIDDEN size_t xc_zstd_entropy_init_defaults(xc_zentropy *e);
 /* Estimates for the block splitter.  xc_zstd_seq_codes() fills the code
  * arrays of c->ss for all its sequences; xc_zstd_estimate_seq_bits() prices
  * in bits the sequences section of nb sequences whose codes have the
- * histograms count[XC_ZT_*][0..63] (modes chosen as the encoder would
+ * histograms count[XC_SEQ_*][0..63] (modes chosen as the encoder would
  * against the tables in force, extra bits and header included). */
 XC_HIDDEN void xc_zstd_seq_codes(xc_zseqstore *ss);
-/* Extra bits of each literal-length and match-length code (RFC 8878
- * §3.1.1.3.2.1.1). */
-XC_HIDDEN extern const uint8_t xc_zstd_ll_extra[36];
-XC_HIDDEN extern const uint8_t xc_zstd_ml_extra[53];
+
 XC_HIDDEN size_t xc_zstd_estimate_seq_bits(const xc_zstd_cctx *c, unsigned count[3][64],
                                            size_t nb);
 /* The bits an ideal coder spends on count[0..max] (total symbols): the

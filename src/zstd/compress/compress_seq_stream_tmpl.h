@@ -16,6 +16,7 @@
 #define XC_ZSTD_COMPRESS_SEQ_STREAM_TMPL_H
 
 #include "zstd/compress/compress_internal.h"
+#include "zstd/common/format.h"
 
 /* ---- the sequences section ----------------------------------------------------------- */
 
@@ -102,15 +103,15 @@ XC_FORCE_INLINE size_t xc_zseq_bitstream_body(const xc_zseqstore *ss, uint8_t *d
     sof = init.value;
     xc_fse_init_state(&init, ctll, llc[n]);
     sll = init.value;
-    seq_add(&w, seq[n].lit_len, xc_zstd_ll_extra[llc[n]]);
-    seq_add(&w, seq[n].match_len - 3, xc_zstd_ml_extra[mlc[n]]);
+    seq_add(&w, seq[n].lit_len, xc_zstd_ll_bits(llc[n]));
+    seq_add(&w, seq[n].match_len - 3, xc_zstd_ml_bits(mlc[n]));
     seq_flush(&w);
     seq_add(&w, seq[n].off_value, ofc[n]);
     seq_flush(&w);
 
     while (n-- > 0) {
         unsigned const lc = llc[n], mc = mlc[n], oc = ofc[n];
-        unsigned const lb = xc_zstd_ll_extra[lc], mb = xc_zstd_ml_extra[mc];
+        unsigned const lb = xc_zstd_ll_bits(lc), mb = xc_zstd_ml_bits(mc);
         /* After a flush at most 7 bits wait; the three state updates add at
          * most 8 + 9 + 9 and the literal-length bits 16: 49 < 64. */
         sof = seq_fse(&w, ctof, sof, oc);

@@ -101,7 +101,7 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     FORWARD_IF_ERROR(xc_zstd_cframe_begin(c, &p, c->in_buf, bsize));
     FORWARD_IF_ERROR(xc_zstd_dict_frame_begin(c));
     size_t const ocap =
-        c->block_max + XC_ZSTD_BLOCK_HEADER + XC_ZENC_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE;
+        c->block_max + XC_ZSTD_BLOCK_HEADER + XC_ZSTD_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE;
     FORWARD_IF_ERROR(grow(&c->out_alloc, &c->out_alloc_cap, ocap + STAGE_SHIFT_MAX));
     /* A raw block is a copy from the window buffer to the staging buffer
      * 3 bytes on.  Two large allocations usually share their offset within

@@ -187,28 +187,28 @@ static size_t decode_frame_body(xc_zstd_dctx *d, uint8_t *op, uint8_t *oend, con
         uint32_t bh, bsize, btype;
         size_t n;
 
-        RETURN_ERROR_IF(iend - src < 3, TRUNCATED);
+        RETURN_ERROR_IF(iend - src < XC_ZSTD_BLOCK_HEADER, TRUNCATED);
         bh = xc_read_le24(src);
-        src += 3;
-        btype = (bh >> 1) & 3;
-        bsize = bh >> 3;
+        src += XC_ZSTD_BLOCK_HEADER;
+        btype = xc_zstd_block_type(bh);
+        bsize = xc_zstd_block_size(bh);
         RETURN_ERROR_IF(bsize > block_max, CORRUPT);
         switch (btype) {
-        case 0: /* Raw_Block */
+        case XC_ZSTD_BLOCK_RAW:
             RETURN_ERROR_IF(bsize > (size_t)(iend - src), TRUNCATED);
             RETURN_ERROR_IF(bsize > (size_t)(oend - op), DST_TOO_SMALL);
             if (bsize) memcpy(op, src, bsize);
             src += bsize;
             n = bsize;
             break;
-        case 1: /* RLE_Block: one byte, repeated Block_Size times */
+        case XC_ZSTD_BLOCK_RLE:
             RETURN_ERROR_IF(src == iend, TRUNCATED);
             RETURN_ERROR_IF(bsize > (size_t)(oend - op), DST_TOO_SMALL);
             if (bsize) memset(op, *src, bsize);
             src += 1;
             n = bsize;
             break;
-        case 2: /* Compressed_Block */
+        case XC_ZSTD_BLOCK_COMPRESSED:
             RETURN_ERROR_IF(bsize > (size_t)(iend - src), TRUNCATED);
             /* Room for the literals past the furthest this block can write
              * (a block's output plus a wildcopy margin)? */
@@ -230,7 +230,7 @@ static size_t decode_frame_body(xc_zstd_dctx *d, uint8_t *op, uint8_t *oend, con
         }
         if (d->fh.checksum) xc_xxh64_update(&d->xxh, op, n);
         op += n;
-        if (bh & 1) break;
+        if (xc_zstd_block_is_last(bh)) break;
     }
 
     *produced = (size_t)(op - ostart);

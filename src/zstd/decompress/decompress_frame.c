@@ -14,9 +14,6 @@
  */
 #include "zstd/decompress/decompress_internal.h"
 
-static const uint8_t did_field_size[4] = {0, 1, 2, 4};
-static const uint8_t fcs_field_size[4] = {0, 2, 4, 8};
-
 size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src, size_t size)
 {
     uint32_t magic;
@@ -39,7 +36,7 @@ size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src, s
     single = (fhd >> 5) & 1;
     did_code = fhd & 3;
     fcs_code = fhd >> 6;
-    need = 5 + !single + did_field_size[did_code] + fcs_field_size[fcs_code] +
+    need = 5 + !single + xc_zstd_did_field_size(did_code) + xc_zstd_fcs_field_size(fcs_code) +
            (fcs_code == 0 && single);
     if (size < need) return need;
     /* The reserved bit announces a feature this version cannot know. */
@@ -51,7 +48,7 @@ size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src, s
     fh->checksum = (uint8_t)((fhd >> 2) & 1);
     if (!single) {
         unsigned wd = src[pos++];
-        unsigned wlog = 10 + (wd >> 3);
+        unsigned wlog = XC_ZSTD_WINDOW_LOG_MIN + (wd >> 3);
         /* 2^31 and its eighths are the largest windows a 64-bit decoder
          * handles, like libzstd's limit; an exponent above that is legal
          * but beyond what any encoder we interoperate with produces. */
@@ -64,7 +61,7 @@ size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src, s
     case 3: fh->dict_id = xc_read_le32(src + pos); break;
     default: break;
     }
-    pos += did_field_size[did_code];
+    pos += xc_zstd_did_field_size(did_code);
     switch (fcs_code) {
     case 0: fh->content_size = single ? src[pos] : XC_ZSTD_CONTENTSIZE_UNKNOWN; break;
     /* The 2-byte form is offset by 256: sizes below 256 take 1 byte. */
@@ -115,22 +112,22 @@ size_t xc_zstd_find_frame_compressed_size(const void *src_, size_t size)
     for (;;) {
         uint32_t bh, bsize, btype;
 
-        RETURN_ERROR_IF(size - pos < 3, TRUNCATED);
+        RETURN_ERROR_IF(size - pos < XC_ZSTD_BLOCK_HEADER, TRUNCATED);
         bh = xc_read_le24(src + pos);
-        pos += 3;
-        btype = (bh >> 1) & 3;
-        bsize = bh >> 3;
-        RETURN_ERROR_IF(btype == 3, CORRUPT);
+        pos += XC_ZSTD_BLOCK_HEADER;
+        btype = xc_zstd_block_type(bh);
+        bsize = xc_zstd_block_size(bh);
+        RETURN_ERROR_IF(btype == XC_ZSTD_BLOCK_RESERVED, CORRUPT);
         RETURN_ERROR_IF(bsize > fh.block_max, CORRUPT);
         /* An RLE block stores its byte once, whatever its size. */
-        if (btype == 1) bsize = 1;
+        if (btype == XC_ZSTD_BLOCK_RLE) bsize = 1;
         RETURN_ERROR_IF(bsize > size - pos, TRUNCATED);
         pos += bsize;
-        if (bh & 1) break;
+        if (xc_zstd_block_is_last(bh)) break;
     }
     if (fh.checksum) {
-        RETURN_ERROR_IF(size - pos < 4, TRUNCATED);
-        pos += 4;
+        RETURN_ERROR_IF(size - pos < XC_ZSTD_CHECKSUM_SIZE, TRUNCATED);
+        pos += XC_ZSTD_CHECKSUM_SIZE;
     }
     return pos;
 }

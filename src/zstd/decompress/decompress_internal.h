@@ -35,24 +35,13 @@
 
 #include "xc_internal.h"
 #include "zstd/entropy/entropy_decode.h"
+#include "zstd/common/format.h"
 #include "zstd/common/xxh64.h"
 
 /* How far a wildcopy may read or write past the end of what it copies: it
  * moves 16-byte blocks, the last of which may start up to 15 bytes before
  * the end and, after a first 16-byte copy, runs in pairs. */
 #define XC_ZSTD_WILDCOPY 32
-
-/* Largest codes of the three sequence symbol types (RFC 8878 §3.1.1.3.2.1)
- * and the largest accuracy logs their FSE tables may use. */
-#define XC_ZSTD_LL_MAX 35
-#define XC_ZSTD_ML_MAX 52
-#define XC_ZSTD_OF_MAX 31
-#define XC_ZSTD_LL_LOG_MAX 9
-#define XC_ZSTD_ML_LOG_MAX 9
-#define XC_ZSTD_OF_LOG_MAX 8
-
-#define XC_ZSTD_FRAME_HEADER_MAX 18 /* magic 4 + descriptor 1 + window 1 + dict 4 + size 8 */
-#define XC_ZSTD_SKIPPABLE_HEADER 8
 
 /* One state of a sequence decoding table.  Besides the FSE transition it
  * carries the value the state's symbol stands for, as a baseline plus
@@ -88,10 +77,6 @@ typedef struct {
     uint8_t single_segment;
     uint8_t skippable;
 } xc_zstd_frame_header;
-
-/* The symbol types of the sequences section, which share one table
- * builder. */
-enum { XC_SEQ_LL = 0, XC_SEQ_OF = 1, XC_SEQ_ML = 2 };
 
 struct xc_zstd_ddict_s {
     uint8_t *buf;           /* the copy of the dictionary */
@@ -182,7 +167,7 @@ struct xc_zstd_dctx_s {
     uint8_t block_last;
     uint8_t block_type;
     uint32_t block_size;    /* content bytes of the current block */
-    uint8_t hdr[XC_ZSTD_FRAME_HEADER_MAX + 4];
+    uint8_t hdr[XC_ZSTD_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE];
 
     /* ---- storage the pointers above may point into ---- */
     xc_huf_dtable huf_own;

@@ -15,35 +15,17 @@
 
 /* ---- symbol values (RFC 8878 §3.1.1.3.2.1) ------------------------------ */
 
-static const uint32_t ll_base[XC_ZSTD_LL_MAX + 1] = {
-    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,   10,  11,  12,  13,   14,   15,   16,   18,
-    20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536};
-static const uint8_t ll_extra[XC_ZSTD_LL_MAX + 1] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  1,  1,
-    1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-static const uint32_t ml_base[XC_ZSTD_ML_MAX + 1] = {
-    3,  4,  5,  6,  7,  8,  9,  10, 11,  12,  13,  14,   15,   16,   17,   18,    19,    20,
-    21, 22, 23, 24, 25, 26, 27, 28, 29,  30,  31,  32,   33,   34,   35,   37,    39,    41,
-    43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051, 4099, 8195, 16387, 32771, 65539};
-static const uint8_t ml_extra[XC_ZSTD_ML_MAX + 1] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-    0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-
 static void symbol_value(int type, unsigned s, uint32_t *base, uint8_t *extra)
 {
     switch (type) {
-    case XC_SEQ_LL: *base = ll_base[s]; *extra = ll_extra[s]; break;
-    case XC_SEQ_ML: *base = ml_base[s]; *extra = ml_extra[s]; break;
+    case XC_SEQ_LL: *base = xc_zstd_ll_base(s); *extra = (uint8_t)xc_zstd_ll_bits(s); break;
+    case XC_SEQ_ML: *base = xc_zstd_ml_base(s); *extra = (uint8_t)xc_zstd_ml_bits(s); break;
     default:
         *base = s < 2 ? s : (1u << s) - 3;
         *extra = (uint8_t)s;
         break;
     }
 }
-
-static const unsigned type_max[3] = {XC_ZSTD_LL_MAX, XC_ZSTD_OF_MAX, XC_ZSTD_ML_MAX};
-static const unsigned type_log_max[3] = {XC_ZSTD_LL_LOG_MAX, XC_ZSTD_OF_LOG_MAX,
-                                         XC_ZSTD_ML_LOG_MAX};
 
 /* ---- tables ---------------------------------------------------------------- */
 
@@ -82,29 +64,21 @@ static void build_cells(xc_seq_cell *cells, const int16_t *norm, unsigned max_sy
 
 void xc_zstd_build_default_tables(xc_seq_cell *ll, xc_seq_cell *ml, xc_seq_cell *of)
 {
-    /* The predefined distributions of RFC 8878 §3.1.1.3.2.2. */
-    static const int16_t ll_norm[XC_ZSTD_LL_MAX + 1] = {
-        4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 2,  2,
-        2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1};
-    static const int16_t ml_norm[XC_ZSTD_ML_MAX + 1] = {
-        1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1,  1,  1,  1,  1,  1,  1,  1,  1,  1,  1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1};
-    static const int16_t of_norm[29] = {1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1,
-                                        1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1};
-
-    build_cells(ll, ll_norm, XC_ZSTD_LL_MAX, 6, XC_SEQ_LL);
-    build_cells(ml, ml_norm, XC_ZSTD_ML_MAX, 6, XC_SEQ_ML);
-    build_cells(of, of_norm, 28, 5, XC_SEQ_OF);
+    xc_seq_cell *const cells[3] = {[XC_SEQ_LL] = ll, [XC_SEQ_OF] = of, [XC_SEQ_ML] = ml};
+    for (int t = 0; t < 3; t++) {
+        xc_seq_default const d = xc_zstd_seq_default((unsigned)t);
+        build_cells(cells[t], d.norm, d.max_symbol, d.log, t);
+    }
 }
 
 size_t xc_zstd_read_fse_table(xc_seq_cell *cells, unsigned *log, int type, const uint8_t *src,
                               size_t size)
 {
     int16_t norm[XC_ZSTD_ML_MAX + 1];
-    unsigned max_symbol = type_max[type], table_log;
+    unsigned max_symbol = xc_zstd_seq_max_code((unsigned)type), table_log;
     size_t r = xc_fse_read_ncount(norm, &max_symbol, &table_log, src, size);
 
-    RETURN_ERROR_IF(xc_iserr(r) || table_log > type_log_max[type], CORRUPT);
+    RETURN_ERROR_IF(xc_iserr(r) || table_log > xc_zstd_seq_log_max((unsigned)type), CORRUPT);
     build_cells(cells, norm, max_symbol, table_log, type);
     *log = table_log;
     return r;
@@ -126,7 +100,7 @@ size_t xc_zstd_read_seq_header(xc_zstd_dctx *d, int *nb_seq, const uint8_t *src,
         pos = 2;
     } else {
         RETURN_ERROR_IF(size < 3, CORRUPT);
-        n = xc_read_le16(src + 1) + 0x7F00;
+        n = xc_read_le16(src + 1) + XC_ZSTD_NBSEQ_LONG;
         pos = 3;
     }
     *nb_seq = n;
@@ -143,9 +117,9 @@ size_t xc_zstd_read_seq_header(xc_zstd_dctx *d, int *nb_seq, const uint8_t *src,
     RETURN_ERROR_IF(modes & 3, CORRUPT); /* reserved bits */
 
     /* The tables come in the order literal lengths, offsets, match
-     * lengths; the mode fields sit at bits 7-6, 5-4 and 3-2. */
+     * lengths (XC_SEQ_*), as their mode fields do. */
     for (t = 0; t < 3; t++) {
-        unsigned const mode = (modes >> (6 - 2 * t)) & 3;
+        unsigned const mode = (modes >> XC_SEQ_MODE_SHIFT(t)) & 3;
         const xc_seq_cell **table = t == XC_SEQ_LL ? &d->ll : t == XC_SEQ_OF ? &d->of : &d->ml;
         unsigned *log = t == XC_SEQ_LL ? &d->ll_log : t == XC_SEQ_OF ? &d->of_log : &d->ml_log;
         xc_seq_cell *own = t == XC_SEQ_LL   ? d->seq_own.ll
@@ -153,12 +127,12 @@ size_t xc_zstd_read_seq_header(xc_zstd_dctx *d, int *nb_seq, const uint8_t *src,
                                             : d->seq_own.ml;
 
         switch (mode) {
-        case 0: /* Predefined_Mode */
+        case XC_SEQ_MODE_PREDEFINED:
             *table = t == XC_SEQ_LL ? d->def_ll : t == XC_SEQ_OF ? d->def_of : d->def_ml;
-            *log = t == XC_SEQ_OF ? 5 : 6;
+            *log = xc_zstd_seq_default((unsigned)t).log;
             break;
-        case 1: { /* RLE_Mode: one symbol, a table of one state that reads nothing */
-            RETURN_ERROR_IF(pos >= size || src[pos] > type_max[t], CORRUPT);
+        case XC_SEQ_MODE_RLE: { /* one symbol, a table of one state that reads nothing */
+            RETURN_ERROR_IF(pos >= size || src[pos] > xc_zstd_seq_max_code((unsigned)t), CORRUPT);
             own[0].step = 0;
             own[0].nbits = 0;
             symbol_value(t, src[pos], &own[0].base, &own[0].extra);
@@ -167,14 +141,14 @@ size_t xc_zstd_read_seq_header(xc_zstd_dctx *d, int *nb_seq, const uint8_t *src,
             *log = 0;
             break;
         }
-        case 2: { /* FSE_Compressed_Mode */
+        case XC_SEQ_MODE_COMPRESSED: {
             size_t const r = xc_zstd_read_fse_table(own, log, t, src + pos, size - pos);
             FORWARD_IF_ERROR(r);
             pos += r;
             *table = own;
             break;
         }
-        default: /* Repeat_Mode */
+        default: /* XC_SEQ_MODE_REPEAT */
             RETURN_ERROR_IF(*table == NULL, CORRUPT);
             break;
         }

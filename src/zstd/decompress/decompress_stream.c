@@ -105,12 +105,12 @@ static size_t stream_block(xc_zstd_dctx *d, const uint8_t *src, size_t size,
     }
     op = d->wbuf + d->wpos;
     switch (d->block_type) {
-    case 0:
+    case XC_ZSTD_BLOCK_RAW:
         RETURN_ERROR_IF(size > limit, CORRUPT);
         if (size) memcpy(op, src, size);
         n = size;
         break;
-    case 1:
+    case XC_ZSTD_BLOCK_RLE:
         RETURN_ERROR_IF(d->block_size > limit, CORRUPT);
         if (d->block_size) memset(op, src[0], d->block_size);
         n = d->block_size;
@@ -136,10 +136,11 @@ static size_t input_hint(const xc_zstd_dctx *d)
     case XC_STREAM_HEADER: return d->ifill < 5 ? 5 - d->ifill : 1;
     case XC_STREAM_SKIP:
         return d->skip_left < 1 ? 1 : (size_t)XC_MIN(d->skip_left, (uint64_t)1 << 20);
-    case XC_STREAM_BLOCK_HEADER: return 3 - d->ifill;
-    case XC_STREAM_BLOCK: return d->ineed - d->ifill + (d->block_last ? 0 : 3);
-    case XC_STREAM_CHECKSUM: return 4 - d->ifill;
-    default: return d->block_last ? (d->fh.checksum ? 4 : 1) : 3;
+    case XC_STREAM_BLOCK_HEADER: return XC_ZSTD_BLOCK_HEADER - d->ifill;
+    case XC_STREAM_BLOCK: return d->ineed - d->ifill + (d->block_last ? 0 : XC_ZSTD_BLOCK_HEADER);
+    case XC_STREAM_CHECKSUM: return XC_ZSTD_CHECKSUM_SIZE - d->ifill;
+    default:
+        return d->block_last ? (d->fh.checksum ? XC_ZSTD_CHECKSUM_SIZE : 1) : XC_ZSTD_BLOCK_HEADER;
     }
 }
 
@@ -177,17 +178,17 @@ static size_t stream_step(xc_zstd_dctx *d, xc_out_buffer *out, xc_in_buffer *in,
     }
     case XC_STREAM_BLOCK_HEADER: {
         uint32_t bh, bsize;
-        d->ifill += take_input(in, d->hdr + d->ifill, 3 - d->ifill);
-        if (d->ifill < 3) return 1;
+        d->ifill += take_input(in, d->hdr + d->ifill, XC_ZSTD_BLOCK_HEADER - d->ifill);
+        if (d->ifill < XC_ZSTD_BLOCK_HEADER) return 1;
         d->ifill = 0;
         bh = xc_read_le24(d->hdr);
-        bsize = bh >> 3;
-        d->block_last = (uint8_t)(bh & 1);
-        d->block_type = (uint8_t)((bh >> 1) & 3);
+        bsize = xc_zstd_block_size(bh);
+        d->block_last = (uint8_t)xc_zstd_block_is_last(bh);
+        d->block_type = (uint8_t)xc_zstd_block_type(bh);
         d->block_size = bsize;
-        RETURN_ERROR_IF(d->block_type == 3, CORRUPT);
+        RETURN_ERROR_IF(d->block_type == XC_ZSTD_BLOCK_RESERVED, CORRUPT);
         RETURN_ERROR_IF(bsize > d->fh.block_max, CORRUPT);
-        d->ineed = d->block_type == 1 ? 1 : bsize;
+        d->ineed = d->block_type == XC_ZSTD_BLOCK_RLE ? 1 : bsize;
         d->stage = XC_STREAM_BLOCK;
         return 0;
     }
@@ -230,8 +231,8 @@ static size_t stream_step(xc_zstd_dctx *d, xc_out_buffer *out, xc_in_buffer *in,
         return 0;
     }
     case XC_STREAM_CHECKSUM:
-        d->ifill += take_input(in, d->hdr + d->ifill, 4 - d->ifill);
-        if (d->ifill < 4) return 1;
+        d->ifill += take_input(in, d->hdr + d->ifill, XC_ZSTD_CHECKSUM_SIZE - d->ifill);
+        if (d->ifill < XC_ZSTD_CHECKSUM_SIZE) return 1;
         d->ifill = 0;
         RETURN_ERROR_IF(xc_read_le32(d->hdr) != (uint32_t)xc_xxh64_digest(&d->xxh), CHECKSUM);
         d->stage = XC_STREAM_HEADER;

@@ -101,12 +101,12 @@ static size_t read_huf(xc_huf_ctable *ct, int *usable, const uint8_t *p, size_t 
  * on symbols and accuracy, into the dictionary's encoding table. */
 static size_t read_fse(xc_zstd_cdict *cd, unsigned t, const uint8_t *p, size_t n)
 {
-    static const uint8_t max_sym[3] = {35, 31, 52}; /* by XC_ZT_*: LL, OF, ML */
-    static const uint8_t max_log[3] = {9, 8, 9};
+    unsigned const max_code = xc_zstd_seq_max_code(t);
     int16_t norm[XC_FSE_MAX_SYMBOL + 1];
-    unsigned maxs = max_sym[t], log;
+    unsigned maxs = max_code, log;
     size_t const r = xc_fse_read_ncount(norm, &maxs, &log, p, n);
-    RETURN_ERROR_IF(xc_iserr(r) || log > max_log[t] || maxs > max_sym[t], DICT_CORRUPT);
+    RETURN_ERROR_IF(xc_iserr(r) || log > xc_zstd_seq_log_max(t) || maxs > max_code,
+                    DICT_CORRUPT);
     RETURN_ERROR_IF(xc_iserr(xc_fse_build_ctable(&cd->fse[t], norm, maxs, log)), DICT_CORRUPT);
     memset(cd->norm[t], 0, sizeof cd->norm[t]);
     memcpy(cd->norm[t], norm, (maxs + 1) * sizeof norm[0]);
@@ -132,7 +132,7 @@ static size_t parse(xc_zstd_cdict *cd, size_t size)
     FORWARD_IF_ERROR(r);
     p += r;
     /* In the dictionary: offsets, match lengths, literal lengths. */
-    static const unsigned order[3] = {XC_ZT_OF, XC_ZT_ML, XC_ZT_LL};
+    static const unsigned order[3] = {XC_SEQ_OF, XC_SEQ_ML, XC_SEQ_LL};
     for (unsigned i = 0; i < 3; i++) {
         r = read_fse(cd, order[i], p, (size_t)(end - p));
         FORWARD_IF_ERROR(r);

@@ -64,7 +64,7 @@ struct xc_zstd_cdict_s {
     int has_entropy;
     uint32_t rep[3];
     xc_huf_ctable huf;
-    xc_fse_ctable fse[3];     /* by XC_ZT_* */
+    xc_fse_ctable fse[3];     /* by XC_SEQ_* */
     int16_t norm[3][64];
     uint8_t norm_log[3];
     uint8_t norm_max[3];

@@ -36,14 +36,16 @@
 #define PIECE_LEN 8
 
 /* Maximal accuracy: the tables are sent once, in the dictionary. */
-#define OF_LOG 8
-#define ML_LOG 9
-#define LL_LOG 9
+#define OF_LOG XC_ZSTD_OF_LOG_MAX
+#define ML_LOG XC_ZSTD_ML_LOG_MAX
+#define LL_LOG XC_ZSTD_LL_LOG_MAX
 
 static size_t header_bound(void)
 {
-    return DICT_HEADER_FIXED + XC_HUF_TABLE_BOUND + xc_fse_ncount_bound(31, OF_LOG) +
-           xc_fse_ncount_bound(52, ML_LOG) + xc_fse_ncount_bound(35, LL_LOG);
+    return DICT_HEADER_FIXED + XC_HUF_TABLE_BOUND +
+           xc_fse_ncount_bound(XC_ZSTD_OF_MAX, OF_LOG) +
+           xc_fse_ncount_bound(XC_ZSTD_ML_MAX, ML_LOG) +
+           xc_fse_ncount_bound(XC_ZSTD_LL_MAX, LL_LOG);
 }
 
 /* The Huffman table of the literals.  A description of 256 symbols must
@@ -91,7 +93,8 @@ static size_t write_tables(uint8_t *head, size_t cap, const xc_train_stats *st,
 {
     size_t pos = 0, r;
     uint64_t const reach = (uint64_t)content_size + XC_ZSTD_BLOCK_SIZE_MAX;
-    unsigned const of_max = reach >= ((uint64_t)1 << 31) ? 31 : xc_highbit32((uint32_t)reach);
+    unsigned const of_max =
+        reach >= ((uint64_t)1 << XC_ZSTD_OF_MAX) ? XC_ZSTD_OF_MAX : xc_highbit32((uint32_t)reach);
 
     r = write_huffman(head, cap, st->lit);
     FORWARD_IF_ERROR(r);
@@ -99,10 +102,10 @@ static size_t write_tables(uint8_t *head, size_t cap, const xc_train_stats *st,
     r = write_fse(head + pos, cap - pos, st->of, of_max, OF_LOG);
     FORWARD_IF_ERROR(r);
     pos += r;
-    r = write_fse(head + pos, cap - pos, st->ml, 52, ML_LOG);
+    r = write_fse(head + pos, cap - pos, st->ml, XC_ZSTD_ML_MAX, ML_LOG);
     FORWARD_IF_ERROR(r);
     pos += r;
-    r = write_fse(head + pos, cap - pos, st->ll, 35, LL_LOG);
+    r = write_fse(head + pos, cap - pos, st->ll, XC_ZSTD_LL_MAX, LL_LOG);
     FORWARD_IF_ERROR(r);
     pos += r;
     RETURN_ERROR_IF(cap - pos < 12, GENERIC);

@@ -8,6 +8,7 @@
 #define XC_ZSTD_TRAIN_INTERNAL_H
 
 #include "xc_internal.h"
+#include "zstd/common/format.h"
 
 /* The samples, concatenated, and where each one ends. */
 typedef struct {
@@ -46,9 +47,9 @@ XC_HIDDEN size_t xc_train_cover(uint8_t *out, size_t cap, const xc_train_samples
  * extra bits those codes imply (to compare contents by estimated size). */
 typedef struct {
     unsigned lit[256];
-    unsigned ll[36];
-    unsigned ml[53];
-    unsigned of[32];
+    unsigned ll[XC_ZSTD_LL_MAX + 1];
+    unsigned ml[XC_ZSTD_ML_MAX + 1];
+    unsigned of[XC_ZSTD_OF_MAX + 1];
     uint64_t extra_bits;
     uint64_t nb_seq;
     uint64_t nb_lit;

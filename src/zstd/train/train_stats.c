@@ -20,49 +20,18 @@
 #include "zstd/compress/compress_internal.h"
 #include "zstd/train/train_internal.h"
 
-static const uint8_t ll_extra[36] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,  0,  0,  1,  1,
-                                     1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-static const uint8_t ml_extra[53] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,  0,  0,
-                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,  1,  1,  1,
-                                     2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-
-/* RFC 8878 §3.1.1.3.2.1: codes 0-15 are the lengths themselves, then
- * ranges of 2, 4, 8 and 16 values, then one power of two per code. */
-static unsigned ll_code(uint32_t ll)
-{
-    if (ll < 16) return ll;
-    if (ll < 24) return 16 + (ll - 16) / 2;
-    if (ll < 32) return 20 + (ll - 24) / 4;
-    if (ll < 48) return 22 + (ll - 32) / 8;
-    if (ll < 64) return 24;
-    return xc_highbit32(ll) + 19;
-}
-
-/* The same for Match_Length - 3: 32 codes of one value, then growing
- * ranges. */
-static unsigned ml_code(uint32_t mb)
-{
-    if (mb < 32) return mb;
-    if (mb < 40) return 32 + (mb - 32) / 2;
-    if (mb < 48) return 36 + (mb - 40) / 4;
-    if (mb < 64) return 38 + (mb - 48) / 8;
-    if (mb < 96) return 40 + (mb - 64) / 16;
-    if (mb < 128) return 42;
-    return xc_highbit32(mb) + 36;
-}
-
 static void count_block(xc_train_stats *st, const xc_zseqstore *ss, const uint8_t *tail,
                         size_t tail_len)
 {
     for (size_t i = 0; i < ss->nb_seq; i++) {
         const xc_zseq *q = &ss->seq[i];
-        unsigned const llc = ll_code(q->lit_len);
-        unsigned const mlc = ml_code(q->match_len - 3);
-        unsigned const ofc = xc_highbit32(q->off_value);
+        unsigned const llc = xc_zstd_ll_code(q->lit_len);
+        unsigned const mlc = xc_zstd_ml_code(q->match_len - 3);
+        unsigned const ofc = xc_zstd_of_code(q->off_value);
         st->ll[llc]++;
         st->ml[mlc]++;
         st->of[ofc]++;
-        st->extra_bits += (uint64_t)ll_extra[llc] + ml_extra[mlc] + ofc;
+        st->extra_bits += (uint64_t)xc_zstd_ll_bits(llc) + xc_zstd_ml_bits(mlc) + ofc;
     }
     st->nb_seq += ss->nb_seq;
     for (const uint8_t *p = ss->lit; p < ss->lit_end; p++) st->lit[*p]++;
@@ -170,6 +139,7 @@ static uint64_t entropy_bits(const unsigned *count, unsigned n)
 
 uint64_t xc_train_stats_cost(const xc_train_stats *st)
 {
-    return entropy_bits(st->lit, 256) + entropy_bits(st->ll, 36) + entropy_bits(st->ml, 53) +
-           entropy_bits(st->of, 32) + st->extra_bits;
+    return entropy_bits(st->lit, 256) + entropy_bits(st->ll, XC_ZSTD_LL_MAX + 1) +
+           entropy_bits(st->ml, XC_ZSTD_ML_MAX + 1) + entropy_bits(st->of, XC_ZSTD_OF_MAX + 1) +
+           st->extra_bits;
 }

@@ -52,10 +52,10 @@ static uint32_t freq_of_bits(unsigned bits, unsigned scale)
 /* Literal lengths of 0 and 1 dominate zstd's sequences; offset codes
  * gather at the repeat codes (1, 2) and at medium distances (codes 4..10,
  * 8 bytes to 1 KiB).  Uniform priors for match lengths. */
-static const uint8_t ll_prior[XC_ZOPT_LL_MAX + 1] = {4, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+static const uint8_t ll_prior[XC_ZSTD_LL_MAX + 1] = {4, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-static const uint8_t of_prior[XC_ZOPT_OF_MAX + 1] = {6, 2, 1, 1, 2, 3, 4, 4, 4, 3, 2,
+static const uint8_t of_prior[XC_ZSTD_OF_MAX + 1] = {6, 2, 1, 1, 2, 3, 4, 4, 4, 3, 2,
                                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                                      1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
@@ -105,15 +105,15 @@ static void seed(struct xc_zopt_s *o, const uint8_t *src, size_t size)
         o->lit_sum = downscale(o->lit_freq, 255, 8, 0);
     }
     int const tables = e && e->huf_valid;
-    o->ll_sum = tables && e->fse_valid[XC_ZT_LL]
-                    ? seed_from_fse(o->ll_freq, XC_ZOPT_LL_MAX, e, XC_ZT_LL)
-                    : seed_from_prior(o->ll_freq, XC_ZOPT_LL_MAX, ll_prior);
-    o->ml_sum = tables && e->fse_valid[XC_ZT_ML]
-                    ? seed_from_fse(o->ml_freq, XC_ZOPT_ML_MAX, e, XC_ZT_ML)
-                    : seed_from_prior(o->ml_freq, XC_ZOPT_ML_MAX, NULL);
-    o->of_sum = tables && e->fse_valid[XC_ZT_OF]
-                    ? seed_from_fse(o->of_freq, XC_ZOPT_OF_MAX, e, XC_ZT_OF)
-                    : seed_from_prior(o->of_freq, XC_ZOPT_OF_MAX, of_prior);
+    o->ll_sum = tables && e->fse_valid[XC_SEQ_LL]
+                    ? seed_from_fse(o->ll_freq, XC_ZSTD_LL_MAX, e, XC_SEQ_LL)
+                    : seed_from_prior(o->ll_freq, XC_ZSTD_LL_MAX, ll_prior);
+    o->ml_sum = tables && e->fse_valid[XC_SEQ_ML]
+                    ? seed_from_fse(o->ml_freq, XC_ZSTD_ML_MAX, e, XC_SEQ_ML)
+                    : seed_from_prior(o->ml_freq, XC_ZSTD_ML_MAX, NULL);
+    o->of_sum = tables && e->fse_valid[XC_SEQ_OF]
+                    ? seed_from_fse(o->of_freq, XC_ZSTD_OF_MAX, e, XC_SEQ_OF)
+                    : seed_from_prior(o->of_freq, XC_ZSTD_OF_MAX, of_prior);
 }
 
 static void set_all_prices(struct xc_zopt_s *o);
@@ -126,9 +126,9 @@ void xc_zopt_stats_begin(struct xc_zopt_s *o, const uint8_t *src, size_t size)
     } else {
         o->predef = 0;
         o->lit_sum = scale_towards(o->lit_freq, 255, LIT_SCALE_LOG);
-        o->ll_sum = scale_towards(o->ll_freq, XC_ZOPT_LL_MAX, SEQ_SCALE_LOG);
-        o->ml_sum = scale_towards(o->ml_freq, XC_ZOPT_ML_MAX, SEQ_SCALE_LOG);
-        o->of_sum = scale_towards(o->of_freq, XC_ZOPT_OF_MAX, SEQ_SCALE_LOG);
+        o->ll_sum = scale_towards(o->ll_freq, XC_ZSTD_LL_MAX, SEQ_SCALE_LOG);
+        o->ml_sum = scale_towards(o->ml_freq, XC_ZSTD_ML_MAX, SEQ_SCALE_LOG);
+        o->of_sum = scale_towards(o->of_freq, XC_ZSTD_OF_MAX, SEQ_SCALE_LOG);
     }
     set_all_prices(o);
 }
@@ -136,7 +136,7 @@ void xc_zopt_stats_begin(struct xc_zopt_s *o, const uint8_t *src, size_t size)
 /* The price of one code of each kind, from its sum's price (set first). */
 static uint32_t ll_code_price(const struct xc_zopt_s *o, unsigned c)
 {
-    return (xc_zopt_ll_extra(c) << XC_ZPRICE_SHIFT) +
+    return (xc_zstd_ll_bits(c) << XC_ZPRICE_SHIFT) +
            (o->predef ? 6 * XC_ZPRICE_ONE
                       : o->ll_sum_price - xc_zopt_weight(o->ll_freq[c], o->frac));
 }
@@ -145,7 +145,7 @@ static uint32_t ll_code_price(const struct xc_zopt_s *o, unsigned c)
  * same the one with fewer sequences (faster to decode) wins. */
 static uint32_t ml_code_price(const struct xc_zopt_s *o, unsigned c)
 {
-    return (xc_zopt_ml_extra(c) << XC_ZPRICE_SHIFT) +
+    return (xc_zstd_ml_bits(c) << XC_ZPRICE_SHIFT) +
            (o->predef ? 6 * XC_ZPRICE_ONE
                       : o->ml_sum_price - xc_zopt_weight(o->ml_freq[c], o->frac) +
                             XC_ZPRICE_ONE / 5);
@@ -176,9 +176,9 @@ static void set_sum_prices(struct xc_zopt_s *o)
 static void set_all_prices(struct xc_zopt_s *o)
 {
     set_sum_prices(o);
-    for (unsigned c = 0; c <= XC_ZOPT_LL_MAX; c++) o->ll_price[c] = ll_code_price(o, c);
-    for (unsigned c = 0; c <= XC_ZOPT_ML_MAX; c++) o->ml_price[c] = ml_code_price(o, c);
-    for (unsigned c = 0; c <= XC_ZOPT_OF_MAX; c++) o->of_price[c] = of_code_price(o, c);
+    for (unsigned c = 0; c <= XC_ZSTD_LL_MAX; c++) o->ll_price[c] = ll_code_price(o, c);
+    for (unsigned c = 0; c <= XC_ZSTD_ML_MAX; c++) o->ml_price[c] = ml_code_price(o, c);
+    for (unsigned c = 0; c <= XC_ZSTD_OF_MAX; c++) o->of_price[c] = of_code_price(o, c);
     o->ll_dirty = o->ml_dirty = o->of_dirty = 0;
 }
 
@@ -205,11 +205,11 @@ void xc_zopt_set_base_prices(struct xc_zopt_s *o)
         o->ll_dirty = o->ml_dirty = o->of_dirty = 0;
         return;
     }
-    o->ll_dirty = refresh(o->ll_price, o->ll_dirty, XC_ZOPT_LL_MAX, ll != o->ll_sum_price, o,
+    o->ll_dirty = refresh(o->ll_price, o->ll_dirty, XC_ZSTD_LL_MAX, ll != o->ll_sum_price, o,
                           ll_code_price);
-    o->ml_dirty = refresh(o->ml_price, o->ml_dirty, XC_ZOPT_ML_MAX, ml != o->ml_sum_price, o,
+    o->ml_dirty = refresh(o->ml_price, o->ml_dirty, XC_ZSTD_ML_MAX, ml != o->ml_sum_price, o,
                           ml_code_price);
-    o->of_dirty = refresh(o->of_price, o->of_dirty, XC_ZOPT_OF_MAX, of != o->of_sum_price, o,
+    o->of_dirty = refresh(o->of_price, o->of_dirty, XC_ZSTD_OF_MAX, of != o->of_sum_price, o,
                           of_code_price);
 }
 

@@ -36,10 +36,6 @@
 #define XC_ZPRICE_ONE (1u << XC_ZPRICE_SHIFT)
 #define XC_ZPRICE_MAX (1 << 30)
 
-#define XC_ZOPT_LL_MAX 35
-#define XC_ZOPT_ML_MAX 52
-#define XC_ZOPT_OF_MAX 31
-
 /* One candidate match: its Offset_Value and length. */
 typedef struct {
     uint32_t off_value;
@@ -71,18 +67,18 @@ typedef struct {
 struct xc_zopt_s {
     /* Statistics: frequencies and their sums. */
     uint32_t lit_freq[256];
-    uint32_t ll_freq[XC_ZOPT_LL_MAX + 1];
-    uint32_t ml_freq[XC_ZOPT_ML_MAX + 1];
-    uint32_t of_freq[XC_ZOPT_OF_MAX + 1];
+    uint32_t ll_freq[XC_ZSTD_LL_MAX + 1];
+    uint32_t ml_freq[XC_ZSTD_ML_MAX + 1];
+    uint32_t of_freq[XC_ZSTD_OF_MAX + 1];
     uint32_t lit_sum, ll_sum, ml_sum, of_sum;
     /* The prices of the sums, recomputed after the statistics change. */
     uint32_t lit_sum_price, ll_sum_price, ml_sum_price, of_sum_price;
     /* Per code, the price of a literal length, match length or offset
      * with that code, extra bits included: the parser prices hundreds of
      * lengths per position, the statistics change once per window. */
-    uint32_t ll_price[XC_ZOPT_LL_MAX + 1];
-    uint32_t ml_price[XC_ZOPT_ML_MAX + 1];
-    uint32_t of_price[XC_ZOPT_OF_MAX + 1];
+    uint32_t ll_price[XC_ZSTD_LL_MAX + 1];
+    uint32_t ml_price[XC_ZSTD_ML_MAX + 1];
+    uint32_t of_price[XC_ZSTD_OF_MAX + 1];
     /* The codes counted since the per-code prices were last computed, one
      * bit each: a window of a small or poorly matching input emits one or
      * two sequences, and rebuilding all 124 prices after every window
@@ -96,50 +92,6 @@ struct xc_zopt_s {
     xc_zopt_match match[XC_ZOPT_NUM + 16];
     xc_zopt_step path[XC_ZOPT_NUM / 3 + 4];
 };
-
-/* ---- codes ---------------------------------------------------------------------- */
-
-XC_FORCE_INLINE unsigned xc_zopt_ll_code(uint32_t ll)
-{
-    static const uint8_t small[64] = {
-        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
-        16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 20, 20, 21, 21, 21, 21,
-        22, 22, 22, 22, 22, 22, 22, 22, 23, 23, 23, 23, 23, 23, 23, 23,
-        24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24, 24};
-    return ll < 64 ? small[ll] : xc_highbit32(ll) + 19;
-}
-
-/* Of match length minus 3. */
-XC_FORCE_INLINE unsigned xc_zopt_ml_code(uint32_t mlb)
-{
-    /* Codes 0..31 are the lengths 3..34 themselves; then two, four, eight
-     * and sixteen lengths share a code; from 131 each code is a power of
-     * two wide (RFC 8878 §3.1.1.3.2.1.1). */
-    if (mlb < 32) return mlb;
-    if (mlb < 128) {
-        static const uint8_t mid[24] = {32, 33, 34, 35, 36, 36, 37, 37, 38, 38, 38, 38,
-                                        39, 39, 39, 39, 40, 40, 40, 40, 40, 40, 40, 40};
-        return mlb < 80 ? mid[(mlb - 32) >> 1] : mlb < 96 ? 41 : 42;
-    }
-    return xc_highbit32(mlb) + 36;
-}
-
-XC_FORCE_INLINE unsigned xc_zopt_ll_extra(unsigned code)
-{
-    static const uint8_t extra[XC_ZOPT_LL_MAX + 1] = {
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1,  1,
-        1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    return extra[code];
-}
-
-XC_FORCE_INLINE unsigned xc_zopt_ml_extra(unsigned code)
-{
-    static const uint8_t extra[XC_ZOPT_ML_MAX + 1] = {
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1,  1,
-        2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    return extra[code];
-}
 
 /* ---- prices -------------------------------------------------------------------- */
 
@@ -173,19 +125,19 @@ XC_FORCE_INLINE uint32_t xc_zopt_ll_price(const struct xc_zopt_s *o, uint32_t ll
      * neighbour so that it stays representable. */
     if (XC_UNLIKELY(ll >= XC_ZSTD_BLOCK_SIZE_MAX))
         return XC_ZPRICE_ONE + xc_zopt_ll_price(o, XC_ZSTD_BLOCK_SIZE_MAX - 1);
-    return o->ll_price[xc_zopt_ll_code(ll)];
+    return o->ll_price[xc_zstd_ll_code(ll)];
 }
 
 /* The offset part of a match's price (see xc_zopt_set_base_prices). */
 XC_FORCE_INLINE uint32_t xc_zopt_off_price(const struct xc_zopt_s *o, uint32_t off_value)
 {
-    return o->of_price[xc_highbit32(off_value)];
+    return o->of_price[xc_zstd_of_code(off_value)];
 }
 
 /* The length part of a match's price (see xc_zopt_set_base_prices). */
 XC_FORCE_INLINE uint32_t xc_zopt_ml_price(const struct xc_zopt_s *o, uint32_t mlen)
 {
-    return o->ml_price[xc_zopt_ml_code(mlen - 3)];
+    return o->ml_price[xc_zstd_ml_code(mlen - 3)];
 }
 
 /* ---- statistics (match_opt_price.c) ---------------------------------------------- */
@@ -203,9 +155,9 @@ XC_FORCE_INLINE void xc_zopt_stats_add(struct xc_zopt_s *o, const uint8_t *lits,
      * other symbols, and their statistics should follow the data. */
     for (uint32_t i = 0; i < ll; i++) o->lit_freq[lits[i]] += 2;
     o->lit_sum += 2 * ll;
-    unsigned const llc = xc_zopt_ll_code(ll);
-    unsigned const ofc = xc_highbit32(off_value);
-    unsigned const mlc = xc_zopt_ml_code(mlen - 3);
+    unsigned const llc = xc_zstd_ll_code(ll);
+    unsigned const ofc = xc_zstd_of_code(off_value);
+    unsigned const mlc = xc_zstd_ml_code(mlen - 3);
     o->ll_freq[llc]++;
     o->ll_sum++;
     o->ll_dirty |= (uint64_t)1 << llc;
