@@ -213,6 +213,71 @@ XC_FORCE_INLINE unsigned xc_zstd_of_code(uint32_t off_value)
     return xc_highbit32(off_value);
 }
 
+/* ---- repeat offsets (§3.1.1.5, §3.1.2.5) ------------------------------------------ */
+
+/* Every frame (and a dictionary without others) starts with these. */
+static inline void xc_zstd_rep_init(uint32_t rep[3])
+{
+    rep[0] = 1;
+    rep[1] = 4;
+    rep[2] = 8;
+}
+
+/* The offset that repeat index k names among the repeat offsets r0, r1,
+ * r2: 0..2 the offsets themselves, 3 the first minus one.  A sequence's
+ * index is its repeat code (Offset_Value 1..3) minus 1, plus 1 when its
+ * literal length is 0: with no literals the repeat codes shift by one,
+ * since repeating the previous offset right after its own match would
+ * just have extended that match. */
+XC_FORCE_INLINE uint32_t xc_zstd_rep_offset(uint32_t r0, uint32_t r1, uint32_t r2, unsigned k)
+{
+    return k == 0 ? r0 : k == 3 ? r0 - 1 : k == 1 ? r1 : r2;
+}
+
+/* The repeat offsets out[] after a sequence with Offset_Value off_value,
+ * ll0 when it has no literals, from in[] before it (out may be in).
+ * Returns the sequence's offset.  A new offset (off_value > 3 stands for
+ * off_value - 3) and a repeat other than the first both move to the front
+ * and push the others back; index 1 swaps with the first only, so the
+ * third stays; index 0 changes nothing.  The decoder applies this rule
+ * with selects fused into its bit reads (decompress_sequences.c), the
+ * encoder's parsers through this function. */
+XC_FORCE_INLINE uint32_t xc_zstd_rep_next(uint32_t out[3], const uint32_t in[3], uint32_t off_value,
+                                          int ll0)
+{
+    uint32_t const r0 = in[0], r1 = in[1], r2 = in[2];
+    if (off_value > 3) {
+        out[0] = off_value - 3;
+        out[1] = r0;
+        out[2] = r1;
+        return off_value - 3;
+    }
+    unsigned const k = off_value - 1 + (unsigned)(ll0 != 0);
+    if (k == 0) {
+        out[0] = r0;
+        out[1] = r1;
+        out[2] = r2;
+        return r0;
+    }
+    uint32_t const off = xc_zstd_rep_offset(r0, r1, r2, k);
+    out[0] = off;
+    out[1] = r0;
+    out[2] = k == 1 ? r2 : r1;
+    return off;
+}
+
+/* The inverse: the Offset_Value a sequence (ll0 when it has no literals)
+ * at offset off gets after rep[]: the first repeat code that names off,
+ * else off + 3.  Passing it to xc_zstd_rep_next() moves rep[] as the
+ * decoder will. */
+static inline uint32_t xc_zstd_rep_code(const uint32_t rep[3], uint32_t off, int ll0)
+{
+    for (unsigned code = 1; code <= 3; code++)
+        if (off == xc_zstd_rep_offset(rep[0], rep[1], rep[2], code - 1 + (unsigned)(ll0 != 0)))
+            return code;
+    return off + 3;
+}
+
 /* ---- predefined distributions (§3.1.1.3.2.2) -------------------------------------- */
 
 /* The offset distribution stops at code 28: frames that need longer

@@ -233,9 +233,7 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
     FORWARD_IF_ERROR(xc_zldm_frame_begin(c, p, buf));
 
     /* RFC 8878 §3.1.2.5: every frame starts with these repeat offsets. */
-    c->rep[0] = 1;
-    c->rep[1] = 4;
-    c->rep[2] = 8;
+    xc_zstd_rep_init(c->rep);
     xc_zstd_entropy_reset(&c->ent);
     c->frame_no++;
     c->frame_dict_id = 0;

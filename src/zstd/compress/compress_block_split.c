@@ -192,22 +192,11 @@ static void restore_state(xc_zstd_cctx *c, const xc_zsplit_saved *sv)
 
 /* ---- repeat offsets (RFC 8878 §3.1.2.5) ------------------------------------------- */
 
-/* The offset that off_value means after rep[], and rep[] updated. */
+/* The offset that off_value means after rep[], and rep[] updated, as the
+ * decoder will (format.h). */
 static uint32_t apply_offset(uint32_t rep[3], uint32_t off_value, uint32_t lit_len)
 {
-    if (off_value > 3) {
-        rep[2] = rep[1];
-        rep[1] = rep[0];
-        rep[0] = off_value - 3;
-        return rep[0];
-    }
-    unsigned const k = off_value - 1 + (lit_len == 0);
-    if (k == 0) return rep[0];
-    uint32_t const off = k == 3 ? rep[0] - 1 : rep[k];
-    if (k != 1) rep[2] = rep[1];
-    rep[1] = rep[0];
-    rep[0] = off;
-    return off;
+    return xc_zstd_rep_next(rep, rep, off_value, lit_len == 0);
 }
 
 /* The offset that off_value means after rep[], without changing it. */

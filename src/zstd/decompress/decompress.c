@@ -120,9 +120,7 @@ size_t xc_zstd_frame_begin(xc_zstd_dctx *d, const xc_zstd_frame_header *fh)
     } else {
         d->ll = d->ml = d->of = NULL;
         d->huf = NULL;
-        d->rep[0] = 1;
-        d->rep[1] = 4;
-        d->rep[2] = 8;
+        xc_zstd_rep_init(d->rep);
     }
     if (dd) {
         d->ext_start = dd->content;

@@ -110,9 +110,11 @@ static size_t write_tables(uint8_t *head, size_t cap, const xc_train_stats *st,
     pos += r;
     RETURN_ERROR_IF(cap - pos < 12, GENERIC);
     /* RFC 8878 §3.1.2.5: the usual initial repeat offsets. */
-    xc_write_le32(head + pos, 1);
-    xc_write_le32(head + pos + 4, 4);
-    xc_write_le32(head + pos + 8, 8);
+    {
+        uint32_t rep[3];
+        xc_zstd_rep_init(rep);
+        for (unsigned i = 0; i < 3; i++) xc_write_le32(head + pos + 4 * i, rep[i]);
+    }
     return pos + 12;
 }
 

@@ -81,8 +81,9 @@ size_t xc_train_stats_collect(xc_train_stats *st, const uint8_t *content, size_t
         for (unsigned i = first; i < first + count; i++) {
             size_t const n = XC_MIN(s->sizes[i], longest);
             uint8_t *const src = buf + size;
-            uint32_t rep[3] = {1, 4, 8};
+            uint32_t rep[3];
             size_t last;
+            xc_zstd_rep_init(rep);
             memcpy(src, s->data + pos, n);
             memset(src + n, 0, 8);
             pos += s->sizes[i];

@@ -351,36 +351,12 @@ static int find_match(xc_zldm *l, const uint8_t *base, uint32_t anchor, uint32_t
 }
 
 /* The Offset_Value of a match at distance off after lit_len literals, with
- * rep[] moved as the decoder will move it (RFC 8878 §3.1.2.5). */
+ * rep[] moved as the decoder will move it (RFC 8878 §3.1.2.5, format.h). */
 static uint32_t code_offset(uint32_t rep[3], size_t lit_len, uint32_t off)
 {
-    uint32_t const r0 = rep[0], r1 = rep[1], r2 = rep[2];
-    if (lit_len) {
-        if (off == r0) return 1;
-        if (off == r1) {
-            rep[0] = r1, rep[1] = r0;
-            return 2;
-        }
-        if (off == r2) {
-            rep[0] = r2, rep[1] = r0, rep[2] = r1;
-            return 3;
-        }
-    } else {
-        if (off == r1) {
-            rep[0] = r1, rep[1] = r0;
-            return 1;
-        }
-        if (off == r2) {
-            rep[0] = r2, rep[1] = r0, rep[2] = r1;
-            return 2;
-        }
-        if (off == r0 - 1) {
-            rep[0] = off, rep[1] = r0, rep[2] = r1;
-            return 3;
-        }
-    }
-    rep[0] = off, rep[1] = r0, rep[2] = r1;
-    return off + 3;
+    uint32_t const off_value = xc_zstd_rep_code(rep, off, lit_len == 0);
+    xc_zstd_rep_next(rep, rep, off_value, lit_len == 0);
+    return off_value;
 }
 
 /* Parses src[0..gap) with the strategy's finder (too short a gap is all

@@ -49,29 +49,6 @@
 #include "zstd/compress/match/match_opt_price.h"
 #include "zstd/compress/match/match_search_bt_opt.h"
 
-/* The repeat offsets after a sequence with Offset_Value ov, preceded by
- * ll0 ? no : some literals, when in were those before it. */
-XC_FORCE_INLINE void opt_next_rep(uint32_t out[3], const uint32_t in[3], uint32_t ov, int ll0)
-{
-    uint32_t const r0 = in[0], r1 = in[1], r2 = in[2];
-    if (ov > 3) {
-        out[0] = ov - 3;
-        out[1] = r0;
-        out[2] = r1;
-        return;
-    }
-    unsigned const k = ov - 1 + (unsigned)ll0;
-    if (k == 0) {
-        out[0] = r0;
-        out[1] = r1;
-        out[2] = r2;
-        return;
-    }
-    out[0] = k == 3 ? r0 - 1 : k == 1 ? r1 : r2;
-    out[1] = r0;
-    out[2] = k == 1 ? r2 : r1;
-}
-
 /* Literals between the last match and node k on its path: 0 after a
  * match. */
 XC_FORCE_INLINE uint32_t node_lits(const xc_zopt_node *n) { return n->mlen ? 0 : n->litlen; }
@@ -151,7 +128,7 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
                 }
             }
             if (n->mlen)
-                opt_next_rep(n->rep, node[cur - n->mlen].rep, n->off_value, n->litlen == 0);
+                xc_zstd_rep_next(n->rep, node[cur - n->mlen].rep, n->off_value, n->litlen == 0);
             else
                 memcpy(n->rep, node[cur - 1].rep, sizeof n->rep);
 
@@ -222,7 +199,7 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
                 uint32_t const ll = (uint32_t)(mstart - anchor);
                 xc_zput_seq(&out, ll, anchor, iend, last.off_value, last.len);
                 xc_zopt_stats_add(o, anchor, ll, last.off_value, last.len);
-                opt_next_rep(r, node[cur].rep, last.off_value, ll == 0);
+                xc_zstd_rep_next(r, node[cur].rep, last.off_value, ll == 0);
                 anchor = mstart + last.len;
                 ip = anchor;
             } else {
