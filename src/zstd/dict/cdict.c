@@ -43,15 +43,13 @@ xc_zstd_cparams xc_zstd_cdict_params(int level, size_t size)
 
 /* The Huffman tree description at p (§4.2.1), validated by the decoder's
  * reader, as an encoding table: weight w > 0 means a code of
- * depth + 1 - w bits, and the codes are canonical as in huf_encode.c.
+ * depth + 1 - w bits, and xc_huf_assign_codes() makes the codes.
  * Returns the description's size; *usable is 0 for a tree the encoder's
  * stream loops cannot take (12-bit codes, which libzstd's trainer may
  * write: the first block then sends its own tree). */
 static size_t read_huf(xc_huf_ctable *ct, int *usable, const uint8_t *p, size_t n)
 {
     uint8_t w[XC_HUF_SYMBOL_MAX + 2];
-    unsigned nl[XC_HUF_MAX_BITS + 2] = {0};
-    uint32_t next[XC_HUF_MAX_BITS + 2];
     size_t nw, used;
     xc_huf_dtable *dt = (xc_huf_dtable *)malloc(sizeof *dt);
 
@@ -83,17 +81,10 @@ static size_t read_huf(xc_huf_ctable *ct, int *usable, const uint8_t *p, size_t 
     memset(ct, 0, sizeof *ct);
     *usable = depth <= XC_HUF_ENC_MAXBITS;
     if (!*usable) return used;
+    /* Weights to lengths, in place. */
     for (size_t s = 0; s < nw; s++)
-        if (w[s]) nl[depth + 1 - w[s]]++;
-    next[depth] = 0;
-    for (unsigned l = depth; l > 1; l--) next[l - 1] = (next[l] + nl[l]) >> 1;
-    for (size_t s = 0; s < nw; s++) {
-        if (!w[s]) continue;
-        unsigned const len = depth + 1 - w[s];
-        ct->elt[s] = ((uint64_t)next[len]++ << (64 - len)) | len;
-        ct->max_symbol = (unsigned)s;
-    }
-    ct->depth = depth;
+        if (w[s]) w[s] = (uint8_t)(depth + 1 - w[s]);
+    xc_huf_assign_codes(ct, w, (unsigned)nw);
     return used;
 }
 

@@ -170,6 +170,14 @@
  *     max_bits > XC_HUF_ENC_MAXBITS.  ct->max_symbol is set to the largest
  *     symbol present.
  *
+ * unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsym);
+ *     Gives symbols 0..nsym-1 the canonical codes of the lengths len[]
+ *     (0: no code; at most XC_HUF_ENC_MAXBITS; a complete code, as every
+ *     tree the format describes is), and sets ct->max_symbol and ct->depth
+ *     (the longest length, which it returns).  The one place where lengths
+ *     become codes: for trees built here and for those read from a
+ *     dictionary (cdict.c).
+ *
  * unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned max_symbol);
  *     A depth limit for n literals with values up to max_symbol: below
  *     max_bits (11) for small blocks, where a shallower tree costs a few
@@ -419,6 +427,7 @@ static inline unsigned xc_huf_code(const xc_huf_ctable *ct, unsigned symbol)
 
 XC_HIDDEN size_t xc_huf_build_ctable(xc_huf_ctable *ct, const unsigned *count,
                                      unsigned max_symbol, unsigned max_bits);
+XC_HIDDEN unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsym);
 XC_HIDDEN unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned max_symbol);
 XC_HIDDEN size_t xc_huf_write_table(uint8_t *dst, size_t cap, const xc_huf_ctable *ct);
 XC_HIDDEN size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *count,

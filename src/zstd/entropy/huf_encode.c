@@ -335,7 +335,7 @@ size_t xc_huf_build_ctable(xc_huf_ctable *ct, const unsigned *count, unsigned ma
     leaf asc[XC_HUF_ENC_SYMBOL_MAX + 1];
     unsigned nl[XC_HUF_ENC_SYMBOL_MAX + 2]; /* a tree of n leaves is at most n - 1 deep */
     uint8_t len[XC_HUF_ENC_SYMBOL_MAX + 1];
-    unsigned n, l, r, deepest, depth, s;
+    unsigned n, l, r, deepest;
 
     RETURN_ERROR_IF(max_symbol > XC_HUF_ENC_SYMBOL_MAX || max_bits > MAXB, BAD_PARAMETER);
     memset(ct->elt, 0, sizeof ct->elt);
@@ -370,24 +370,37 @@ size_t xc_huf_build_ctable(xc_huf_ctable *ct, const unsigned *count, unsigned ma
      * asc) gets the shortest. */
     memset(len, 0, sizeof len);
     r = n;
-    depth = 0;
     for (l = 1; l <= deepest; l++) {
         unsigned k;
         for (k = 0; k < nl[l]; k++) len[asc[--r].symbol] = (uint8_t)l;
-        if (nl[l]) depth = l;
     }
+    return xc_huf_assign_codes(ct, len, max_symbol + 1);
+}
 
-    /* Canonical codes (see the top of the file); nl[l] symbols have
-     * length l. */
-    {
-        uint32_t next[MAXB + 2];
-        next[depth] = 0;
-        for (l = depth; l > 1; l--) next[l - 1] = (next[l] + nl[l]) >> 1;
-        for (s = 0; s <= max_symbol; s++) {
-            if (!len[s]) continue;
-            ct->elt[s] = ((uint64_t)next[len[s]]++ << (64 - len[s])) | len[s];
-            ct->max_symbol = s;
+/* Canonical codes (RFC 8878 §4.2.1): the codes of one length are
+ * consecutive, in symbol order, and the first code of length l - 1 is the
+ * one after the last of length l with its last bit dropped; the longest
+ * codes start at 0.  This is the order the decoder sorts symbols in
+ * (huf_decode_table.c), so both agree on every code. */
+unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsym)
+{
+    unsigned nl[MAXB + 2] = {0};
+    uint32_t next[MAXB + 2];
+    unsigned depth = 0, l, s;
+    for (s = 0; s < nsym; s++) {
+        nl[len[s]]++;
+        if (len[s] > depth) depth = len[s];
+    }
+    next[depth] = 0;
+    for (l = depth; l > 1; l--) next[l - 1] = (next[l] + nl[l]) >> 1;
+    ct->max_symbol = 0;
+    for (s = 0; s < nsym; s++) {
+        if (!len[s]) {
+            ct->elt[s] = 0;
+            continue;
         }
+        ct->elt[s] = ((uint64_t)next[len[s]]++ << (64 - len[s])) | len[s];
+        ct->max_symbol = s;
     }
     ct->depth = depth;
     return depth;
