@@ -519,9 +519,10 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
     } while (left);
 
     if (c->checksum) {
-        RETURN_ERROR_IF((size_t)(oend - op) < XC_ZSTD_CHECKSUM_SIZE, DST_TOO_SMALL);
-        xc_write_le32(op, (uint32_t)xc_xxh64(src, src_size, 0));
-        op += XC_ZSTD_CHECKSUM_SIZE;
+        size_t const k =
+            xc_zstd_write_checksum(op, (size_t)(oend - op), xc_xxh64(src, src_size, 0));
+        FORWARD_IF_ERROR(k);
+        op += k;
     }
     return (size_t)(op - ostart);
 }

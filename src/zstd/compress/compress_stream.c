@@ -223,9 +223,12 @@ static size_t run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_zstd
                         SRC_SIZE_WRONG);
         FORWARD_IF_ERROR(emit_block(c, out, pending, 1));
         if (c->checksum) {
-            uint8_t *p = c->out_buf + c->out_end;
-            xc_write_le32(p, (uint32_t)xc_xxh64_digest(&c->xxh));
-            c->out_end += XC_ZSTD_CHECKSUM_SIZE;
+            /* The staging buffer keeps room for it (begin_frame). */
+            size_t const k = xc_zstd_write_checksum(c->out_buf + c->out_end,
+                                                    c->out_cap - c->out_end,
+                                                    xc_xxh64_digest(&c->xxh));
+            FORWARD_IF_ERROR(k);
+            c->out_end += k;
         }
         c->frame_ended = 1;
         xc_zstd_dict_frame_end(c);

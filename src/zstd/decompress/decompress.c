@@ -235,9 +235,9 @@ static size_t decode_frame_body(xc_zstd_dctx *d, uint8_t *op, uint8_t *oend, con
     if (d->fh.content_size != XC_ZSTD_CONTENTSIZE_UNKNOWN)
         RETURN_ERROR_IF(*produced != d->fh.content_size, CORRUPT);
     if (d->fh.checksum) {
-        RETURN_ERROR_IF(iend - src < 4, TRUNCATED);
-        RETURN_ERROR_IF(xc_read_le32(src) != (uint32_t)xc_xxh64_digest(&d->xxh), CHECKSUM);
-        src += 4;
+        RETURN_ERROR_IF(iend - src < XC_ZSTD_CHECKSUM_SIZE, TRUNCATED);
+        RETURN_ERROR_IF(!xc_zstd_checksum_matches(src, xc_xxh64_digest(&d->xxh)), CHECKSUM);
+        src += XC_ZSTD_CHECKSUM_SIZE;
     }
     return (size_t)(src - start);
 }

@@ -234,7 +234,7 @@ static size_t stream_step(xc_zstd_dctx *d, xc_out_buffer *out, xc_in_buffer *in,
         d->ifill += take_input(in, d->hdr + d->ifill, XC_ZSTD_CHECKSUM_SIZE - d->ifill);
         if (d->ifill < XC_ZSTD_CHECKSUM_SIZE) return 1;
         d->ifill = 0;
-        RETURN_ERROR_IF(xc_read_le32(d->hdr) != (uint32_t)xc_xxh64_digest(&d->xxh), CHECKSUM);
+        RETURN_ERROR_IF(!xc_zstd_checksum_matches(d->hdr, xc_xxh64_digest(&d->xxh)), CHECKSUM);
         d->stage = XC_STREAM_HEADER;
         *done = 1;
         return 0;

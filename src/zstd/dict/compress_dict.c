@@ -558,9 +558,9 @@ static size_t compress_attached(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const
     entropy_end(c);
     size_t total = h + b;
     if (c->checksum) {
-        RETURN_ERROR_IF(cap - total < XC_ZSTD_CHECKSUM_SIZE, DST_TOO_SMALL);
-        xc_write_le32(dst + total, (uint32_t)xc_xxh64(src, n, 0));
-        total += XC_ZSTD_CHECKSUM_SIZE;
+        size_t const k = xc_zstd_write_checksum(dst + total, cap - total, xc_xxh64(src, n, 0));
+        FORWARD_IF_ERROR(k);
+        total += k;
     }
     return total;
 }
