@@ -373,8 +373,7 @@ xc_zstd_cctx *xc_zstd_cctx_new(void)
     c->level = XC_ZSTD_LEVEL_DEFAULT;
     c->content_size_flag = 1;
     c->dict_id_flag = 1;
-    c->stage = XC_ZSTAGE_IDLE;
-    c->pledged = XC_ZSTD_SIZE_UNKNOWN;
+    xc_zstd_stream_reset(c);
     if (xc_iserr(xc_zstd_entropy_init_defaults(&c->ent))) {
         free(c);
         return NULL;
@@ -398,12 +397,7 @@ void xc_zstd_cctx_free(xc_zstd_cctx *c)
 size_t xc_zstd_cctx_reset(xc_zstd_cctx *c)
 {
     RETURN_ERROR_IF(!c, BAD_PARAMETER);
-    c->stage = XC_ZSTAGE_IDLE;
-    c->pledged = XC_ZSTD_SIZE_UNKNOWN;
-    c->pledged_set = 0;
-    c->in_fill = c->in_done = 0;
-    c->out_pos = c->out_end = 0;
-    c->frame_ended = 0;
+    xc_zstd_stream_reset(c);
     return 0;
 }
 

@@ -589,6 +589,13 @@ XC_HIDDEN size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
                                     const uint8_t *src, size_t size, int last,
                                     const uint32_t rep[3]);
 
+/* ---- compress_stream.c ---------------------------------------------------- */
+
+/* Abandons the frame in progress, if any: no stage, pledge, buffered input
+ * or staged output, so the next call starts a frame.  Parameters, memory
+ * and the dictionary stay.  xc_zstd_cctx_reset() is this. */
+XC_HIDDEN void xc_zstd_stream_reset(xc_zstd_cctx *c);
+
 /* ---- compress_block_split.c: the block splitter --------------------------------- */
 
 /* Whether blocks of the frame in progress go through the splitter. */

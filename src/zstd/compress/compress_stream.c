@@ -39,7 +39,7 @@
  * need more than 32 bits. */
 #define STREAM_BUFFER_MAX ((size_t)XC_ZSTD_INDEX_LIMIT - 2)
 
-static void reset_stream_state(xc_zstd_cctx *c)
+void xc_zstd_stream_reset(xc_zstd_cctx *c)
 {
     c->stage = XC_ZSTAGE_IDLE;
     c->pledged = XC_ZSTD_SIZE_UNKNOWN;
@@ -83,7 +83,7 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
             FORWARD_IF_ERROR(r);
             out->pos += r;
             in->pos = in->size;
-            reset_stream_state(c);
+            xc_zstd_stream_reset(c);
             return 1;
         }
     }
@@ -183,7 +183,7 @@ static size_t run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_zstd
     for (;;) {
         if (flush_staged(c, out)) break;
         if (c->frame_ended) {
-            reset_stream_state(c);
+            xc_zstd_stream_reset(c);
             return 0;
         }
 
