@@ -172,9 +172,8 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
     c->finder = c->kern->finder[p->strategy];
     c->block_max = XC_MIN((size_t)XC_ZSTD_BLOCK_SIZE_MAX, (size_t)1 << p->window_log);
 
-    /* Tables: the hash table for every strategy; a chain table (dfast: the
-     * short hash) except for fast and row-based search, which has a tag
-     * byte per cell and a head byte per row instead, packed after it. */
+    /* The match tables, one allocation laid out by xc_zstd_table_layout()
+     * and xc_zstd_ms_place_tables() (compress_mem.c). */
     unsigned const row_log = xc_zstd_row_log(p);
     xc_ztable_layout const layout = xc_zstd_table_layout(p);
     size_t const hsize = layout.hash;
@@ -215,19 +214,8 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
 
     c->ms.base = buf - start;
     c->ms.start = start;
-    c->ms.hash_table = c->tables;
-    c->ms.hash_size = hsize;
-    c->ms.chain_table = csize ? c->tables + hsize : NULL;
-    c->ms.chain_size = csize;
-    c->ms.row_log = row_log;
-    c->ms.tag_table = row_log ? (uint8_t *)(void *)(c->tables + hsize) : NULL;
-    c->ms.row_heads = row_log ? c->ms.tag_table + hsize : NULL;
+    xc_zstd_ms_place_tables(&c->ms, c->tables, p);
     c->ms.next_to_update = start;
-    c->ms.p = *p;
-    /* The optimal parsers' 3-byte hash heads follow the chain table. */
-    c->ms.hash3_table = layout.hash3 ? c->tables + hsize + csize : NULL;
-    c->ms.hash3_size = layout.hash3;
-    c->ms.hash3_log = xc_zstd_hash3_log(p);
     if (p->strategy >= XC_ZSTRAT_BTOPT) FORWARD_IF_ERROR(xc_zstd_opt_reserve(&c->ms, &c->ent));
     FORWARD_IF_ERROR(reserve_block_memory(c, c->block_max));
     FORWARD_IF_ERROR(xc_zldm_frame_begin(c, p, buf));

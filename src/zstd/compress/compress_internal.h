@@ -553,6 +553,15 @@ typedef struct {
 } xc_ztable_layout;
 XC_HIDDEN xc_ztable_layout xc_zstd_table_layout(const xc_zstd_cparams *p);
 
+/* compress_mem.c: points the tables of ms into `tables` (at least
+ * xc_zstd_table_layout(p).total words) in that layout, and sets the
+ * parameters and the row and 3-byte hash logs that go with it; the one
+ * place that says where each table sits, for a context's frames
+ * (xc_zstd_cframe_begin) and a prepared dictionary (cdict.c).  The indices
+ * (base, start, next_to_update) and the ISA flag are the caller's. */
+XC_HIDDEN void xc_zstd_ms_place_tables(xc_zmatch_state *ms, uint32_t *tables,
+                                       const xc_zstd_cparams *p);
+
 /* compress.c: bytes of the sequence store for blocks of `block` bytes
  * (one allocation, c->seq_mem). */
 XC_HIDDEN size_t xc_zstd_block_mem_bytes(size_t block);

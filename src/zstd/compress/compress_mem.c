@@ -29,6 +29,26 @@ xc_ztable_layout xc_zstd_table_layout(const xc_zstd_cparams *p)
     return t;
 }
 
+void xc_zstd_ms_place_tables(xc_zmatch_state *ms, uint32_t *tables, const xc_zstd_cparams *p)
+{
+    xc_ztable_layout const t = xc_zstd_table_layout(p);
+    unsigned const row_log = xc_zstd_row_log(p);
+    /* The hash table first; then the chain table (chains, trees, or
+     * dfast's short hash) or, for row-based search, the tag bytes (one per
+     * cell) and the row heads; then the optimal parsers' 3-byte hash. */
+    ms->hash_table = tables;
+    ms->hash_size = t.hash;
+    ms->chain_table = t.chain ? tables + t.hash : NULL;
+    ms->chain_size = t.chain;
+    ms->row_log = row_log;
+    ms->tag_table = row_log ? (uint8_t *)(void *)(tables + t.hash) : NULL;
+    ms->row_heads = row_log ? ms->tag_table + t.hash : NULL;
+    ms->hash3_table = t.hash3 ? tables + t.hash + t.chain : NULL;
+    ms->hash3_size = t.hash3;
+    ms->hash3_log = xc_zstd_hash3_log(p);
+    ms->p = *p;
+}
+
 /* The optimal parsers' statistics and work area (match_opt_price.c). */
 static size_t opt_bytes(const xc_zstd_cparams *p)
 {

@@ -239,22 +239,11 @@ size_t xc_zstd_cdict_build(xc_zstd_cdict **out, const void *dict, size_t size,
         return XC_ERROR(OUT_OF_MEMORY);
     }
     memset(cd->tables, 0, bytes);
-    unsigned const row_log = xc_zstd_row_log(p);
     xc_zmatch_state *ms = &cd->ms;
     ms->base = cd->content - 1;
     ms->start = 1;
-    ms->hash_table = cd->tables;
-    ms->hash_size = t.hash;
-    ms->chain_table = t.chain ? cd->tables + t.hash : NULL;
-    ms->chain_size = t.chain;
-    ms->row_log = row_log;
-    ms->tag_table = row_log ? (uint8_t *)(void *)(cd->tables + t.hash) : NULL;
-    ms->row_heads = row_log ? ms->tag_table + t.hash : NULL;
-    ms->hash3_table = t.hash3 ? cd->tables + t.hash + t.chain : NULL;
-    ms->hash3_size = t.hash3;
-    ms->hash3_log = xc_zstd_hash3_log(p);
+    xc_zstd_ms_place_tables(ms, cd->tables, p);
     ms->next_to_update = 1;
-    ms->p = *p;
     xc_zstd_fill_fn const fill = xc_zstd_fill_fn_for(p->strategy);
     if (fill && cd->content_size >= XC_ZSTD_HASH_READ) fill(ms, cd->content + cd->content_size);
     if (p->strategy == XC_ZSTRAT_FAST || p->strategy == XC_ZSTRAT_DFAST) {
