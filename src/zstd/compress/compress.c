@@ -28,15 +28,6 @@
 #include "zstd/compress/compress_kernels.h"
 #include "zstd/compress/match/match_ldm.h"
 
-/* Blocks below this size are sent raw without trying: a compressed block
- * needs at least a literals header, a sequence count and some gain. */
-#define MIN_COMPRESSED_BLOCK 7
-
-/* A block whose compressed form is smaller than this is checked for a
- * single repeated byte, which an RLE block says in 4 bytes (such a block
- * always compresses to a handful of bytes, so larger ones need no scan). */
-#define RLE_CHECK_BELOW 25
-
 int xc_zstd_min_level(void) { return XC_ZSTD_LEVEL_MIN; }
 int xc_zstd_max_level(void) { return XC_ZSTD_LEVEL_MAX; }
 int xc_zstd_default_level(void) { return XC_ZSTD_LEVEL_DEFAULT; }
@@ -118,10 +109,6 @@ void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift)
     if (ms->next_to_update < ms->start) ms->next_to_update = ms->start;
 }
 
-/* Room for a literals section's tree description and streams (see
- * compress_literals.c). */
-#define LIT_SCRATCH(block) ((block) + XC_HUF_TABLE_BOUND + 16)
-
 /* Where the literal buffer starts within a page.  Literals are copied in
  * from the input and out to the destination or the staging buffer; when
  * the two sides of a copy sit at nearly the same offset within their pages
@@ -131,14 +118,6 @@ void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift)
  * page away from the usual offset avoids that; the stream's staging buffer
  * takes two thirds (compress_stream.c). */
 #define LIT_PAGE_OFFSET 1376
-
-/* Sequences, literals and codes of one block in one allocation. */
-size_t xc_zstd_block_mem_bytes(size_t block)
-{
-    size_t const max_seq = block / 3 + 2;
-    return max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block + XC_ZSTD_LIT_SLACK +
-           LIT_SCRATCH(block);
-}
 
 static size_t reserve_block_memory(xc_zstd_cctx *c, size_t block)
 {
@@ -275,22 +254,11 @@ size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst, size_t ca
 
 /* ---- blocks -------------------------------------------------------------------------- */
 
-static int is_rle(const uint8_t *p, size_t n)
-{
-    uint64_t const v = 0x0101010101010101ull * p[0];
-    size_t i = 1;
-    for (; i + 8 <= n; i += 8)
-        if (xc_read64(p + i) != v) return 0;
-    for (; i < n; i++)
-        if (p[i] != p[0]) return 0;
-    return 1;
-}
-
 size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
                               size_t size, int last)
 {
     uint32_t rep[3] = {c->rep[0], c->rep[1], c->rep[2]};
-    if (size >= MIN_COMPRESSED_BLOCK) {
+    if (size >= XC_ZSTD_MIN_COMPRESSED_BLOCK) {
         xc_zseqstore *const ss = &c->ss;
         ss->nb_seq = 0;
         ss->lit_end = ss->lit;
@@ -300,54 +268,6 @@ size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const u
         if (xc_zstd_split_active(c)) return xc_zstd_split_emit(c, dst, cap, src, size, last, rep);
     }
     return xc_zstd_emit_block(c, dst, cap, src, size, last, rep);
-}
-
-size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
-                          size_t size, int last, const uint32_t rep[3])
-{
-    if (size >= MIN_COMPRESSED_BLOCK) {
-        unsigned commit = 0;
-        size_t csize = 0;
-
-        if (cap > XC_ZSTD_BLOCK_HEADER) {
-            csize = xc_zstd_encode_block_body(c, dst + XC_ZSTD_BLOCK_HEADER,
-                                              cap - XC_ZSTD_BLOCK_HEADER, size, &commit);
-        } else {
-            csize = XC_ERROR(DST_TOO_SMALL);
-        }
-        /* A first block is never RLE: the zstd 1.4.3 command line and
-         * older reject that (decompressor_errata.md).  Otherwise a block of
-         * one repeated byte always goes out RLE, in 4 bytes; the scan only
-         * runs when the compressed form is tiny (as it always is for such a
-         * block) or did not fit, so that the choice never depends on the
-         * room in dst. */
-        int const no_room = csize == XC_ERROR(DST_TOO_SMALL);
-        if (!c->first_block && (no_room || csize < RLE_CHECK_BELOW) && is_rle(src, size)) {
-            RETURN_ERROR_IF(cap < XC_ZSTD_BLOCK_HEADER + 1, DST_TOO_SMALL);
-            xc_write_le24(dst, xc_zstd_block_header(last, XC_ZSTD_BLOCK_RLE, (uint32_t)size));
-            dst[XC_ZSTD_BLOCK_HEADER] = src[0];
-            return XC_ZSTD_BLOCK_HEADER + 1;
-        }
-        /* Out of room for the compressed form: the raw form is larger, but
-         * try it (it is also what a block that does not compress gets). */
-        if (no_room) csize = 0;
-        FORWARD_IF_ERROR(csize);
-        if (csize > 0) {
-            xc_write_le24(dst,
-                          xc_zstd_block_header(last, XC_ZSTD_BLOCK_COMPRESSED, (uint32_t)csize));
-            xc_zstd_entropy_commit(&c->ent, commit);
-            c->rep[0] = rep[0];
-            c->rep[1] = rep[1];
-            c->rep[2] = rep[2];
-            c->first_block = 0;
-            return XC_ZSTD_BLOCK_HEADER + csize;
-        }
-    }
-    RETURN_ERROR_IF(cap < XC_ZSTD_BLOCK_HEADER + size, DST_TOO_SMALL);
-    xc_write_le24(dst, xc_zstd_block_header(last, XC_ZSTD_BLOCK_RAW, (uint32_t)size));
-    if (size) memcpy(dst + XC_ZSTD_BLOCK_HEADER, src, size);
-    c->first_block = 0;
-    return XC_ZSTD_BLOCK_HEADER + size;
 }
 
 /* ---- contexts -------------------------------------------------------------------------- */

@@ -386,3 +386,69 @@ size_t xc_zstd_entropy_bits(const unsigned *count, unsigned max, size_t total)
         if (count[s]) q8 += (uint64_t)count[s] * (whole - log2_q8(count[s]));
     return (size_t)(q8 >> 8);
 }
+
+/* ---- one block out: compressed, RLE or raw ------------------------------------------- */
+
+/* A block whose compressed form is smaller than this is checked for a
+ * single repeated byte, which an RLE block says in 4 bytes (such a block
+ * always compresses to a handful of bytes, so larger ones need no scan). */
+#define RLE_CHECK_BELOW 25
+
+static int is_rle(const uint8_t *p, size_t n)
+{
+    uint64_t const v = 0x0101010101010101ull * p[0];
+    size_t i = 1;
+    for (; i + 8 <= n; i += 8)
+        if (xc_read64(p + i) != v) return 0;
+    for (; i < n; i++)
+        if (p[i] != p[0]) return 0;
+    return 1;
+}
+
+size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
+                          size_t size, int last, const uint32_t rep[3])
+{
+    if (size >= XC_ZSTD_MIN_COMPRESSED_BLOCK) {
+        unsigned commit = 0;
+        size_t csize = 0;
+
+        if (cap > XC_ZSTD_BLOCK_HEADER) {
+            csize = xc_zstd_encode_block_body(c, dst + XC_ZSTD_BLOCK_HEADER,
+                                              cap - XC_ZSTD_BLOCK_HEADER, size, &commit);
+        } else {
+            csize = XC_ERROR(DST_TOO_SMALL);
+        }
+        /* A first block is never RLE: the zstd 1.4.3 command line and
+         * older reject that (decompressor_errata.md).  Otherwise a block of
+         * one repeated byte always goes out RLE, in 4 bytes; the scan only
+         * runs when the compressed form is tiny (as it always is for such a
+         * block) or did not fit, so that the choice never depends on the
+         * room in dst. */
+        int const no_room = csize == XC_ERROR(DST_TOO_SMALL);
+        if (!c->first_block && (no_room || csize < RLE_CHECK_BELOW) && is_rle(src, size)) {
+            RETURN_ERROR_IF(cap < XC_ZSTD_BLOCK_HEADER + 1, DST_TOO_SMALL);
+            xc_write_le24(dst, xc_zstd_block_header(last, XC_ZSTD_BLOCK_RLE, (uint32_t)size));
+            dst[XC_ZSTD_BLOCK_HEADER] = src[0];
+            return XC_ZSTD_BLOCK_HEADER + 1;
+        }
+        /* Out of room for the compressed form: the raw form is larger, but
+         * try it (it is also what a block that does not compress gets). */
+        if (no_room) csize = 0;
+        FORWARD_IF_ERROR(csize);
+        if (csize > 0) {
+            xc_write_le24(dst,
+                          xc_zstd_block_header(last, XC_ZSTD_BLOCK_COMPRESSED, (uint32_t)csize));
+            xc_zstd_entropy_commit(&c->ent, commit);
+            c->rep[0] = rep[0];
+            c->rep[1] = rep[1];
+            c->rep[2] = rep[2];
+            c->first_block = 0;
+            return XC_ZSTD_BLOCK_HEADER + csize;
+        }
+    }
+    RETURN_ERROR_IF(cap < XC_ZSTD_BLOCK_HEADER + size, DST_TOO_SMALL);
+    xc_write_le24(dst, xc_zstd_block_header(last, XC_ZSTD_BLOCK_RAW, (uint32_t)size));
+    if (size) memcpy(dst + XC_ZSTD_BLOCK_HEADER, src, size);
+    c->first_block = 0;
+    return XC_ZSTD_BLOCK_HEADER + size;
+}

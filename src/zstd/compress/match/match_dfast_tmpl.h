@@ -30,7 +30,7 @@
  */
 #ifndef XC_ZSTD_MATCH_DFAST_TMPL_H
 #define XC_ZSTD_MATCH_DFAST_TMPL_H
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 
 /* Bytes without a match after which the stride grows by one. */
 #define DFAST_STRIDE_STEP 256

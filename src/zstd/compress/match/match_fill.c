@@ -9,7 +9,7 @@
  * every ISA variant.  They use the search headers of this folder and the
  * match state of compress_internal.h, nothing above them.
  */
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 #include "zstd/compress/match/match_opt_price.h"
 #include "zstd/compress/match/match_search_bt.h"
 #include "zstd/compress/match/match_search_bt_opt.h"

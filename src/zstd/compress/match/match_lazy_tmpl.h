@@ -49,7 +49,7 @@
  */
 #ifndef XC_ZSTD_MATCH_LAZY_TMPL_H
 #define XC_ZSTD_MATCH_LAZY_TMPL_H
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 #include "zstd/compress/match/match_search_bt.h"
 #include "zstd/compress/match/match_search_hc.h"
 #include "zstd/compress/match/match_search_row.h"

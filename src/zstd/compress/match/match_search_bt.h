@@ -63,7 +63,7 @@
 #ifndef XC_ZSTD_SEARCH_BT_H
 #define XC_ZSTD_SEARCH_BT_H
 
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 
 /* The mark in a node's second link while it is only in its bucket's chain,
  * not yet in the tree.  The first index of the history (start >= 1) is

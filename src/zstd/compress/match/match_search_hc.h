@@ -24,7 +24,7 @@
 #ifndef XC_ZSTD_SEARCH_HC_H
 #define XC_ZSTD_SEARCH_HC_H
 
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 
 /* Fills the cache for the 8 positions from s->next. */
 XC_FORCE_INLINE void hc_fill_cache(xc_zsearch *s, const uint8_t *iend, unsigned mls)

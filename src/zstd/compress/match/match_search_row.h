@@ -35,7 +35,7 @@
 #ifndef XC_ZSTD_SEARCH_ROW_H
 #define XC_ZSTD_SEARCH_ROW_H
 
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 
 #if defined(XC_ARCH_X64)
 #  include <emmintrin.h>

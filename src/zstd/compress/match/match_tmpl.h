@@ -22,7 +22,7 @@
 #ifndef XC_ZSTD_MATCH_TMPL_H
 #define XC_ZSTD_MATCH_TMPL_H
 
-#include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_state.h"
 
 #if !defined(XC_ZVARIANT_TARGET) || !defined(XC_ZVARIANT_SIMD)
 #  error "define XC_ZVARIANT_TARGET and XC_ZVARIANT_SIMD before including match_tmpl.h"
