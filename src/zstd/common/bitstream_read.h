@@ -62,6 +62,8 @@
  * The fields are public so that hand-written loops (e.g. the four
  * interleaved Huffman streams) may keep them in registers, but code
  * outside the entropy layer should go through the functions.
+ *
+ * What it may call: the library's helpers (xc_internal.h).
  */
 #ifndef XC_ZSTD_BITS_H
 #define XC_ZSTD_BITS_H

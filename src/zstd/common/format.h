@@ -16,6 +16,8 @@
  * decoder's table builder) are force-inlined, and their tables are static
  * inside those functions, so a file that does not use a table carries no
  * copy of it.
+ *
+ * What it may call: the library's helpers (xc_internal.h).
  */
 #ifndef XC_ZSTD_FORMAT_H
 #define XC_ZSTD_FORMAT_H

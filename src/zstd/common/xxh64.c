@@ -3,6 +3,8 @@
  * The XXH64 wrappers declared in xxh64.h.  XXH_INLINE_ALL makes every
  * xxHash function static to this translation unit, so the library neither
  * exports nor depends on libxxhash's symbols.
+ *
+ * What it may call: the shared format (common/) and Debian's xxhash.h.
  */
 #include "zstd/common/xxh64.h"
 

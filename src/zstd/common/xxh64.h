@@ -7,6 +7,8 @@
  * xxh64.c with XXH_INLINE_ALL so that its symbols stay private to this
  * library.  Everything else sees only these wrappers and an opaque state of
  * fixed size, so no other file has to include xxhash.h.
+ *
+ * What it may call: the library's helpers (xc_internal.h).
  */
 #ifndef XC_ZSTD_XXHASH_H
 #define XC_ZSTD_XXHASH_H

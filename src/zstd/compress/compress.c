@@ -20,6 +20,9 @@
  * Every write is checked against the destination's end: a destination that
  * is too small yields XC_ERROR_DST_TOO_SMALL and nothing past dst + cap is
  * ever touched.
+ *
+ * What it may call: the dispatch table (cpucap.h), the encoder (compress/)
+ * and the match state and searches (compress/match/).
  */
 #include <stdint.h>
 #include <stdlib.h>

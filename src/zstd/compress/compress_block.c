@@ -22,6 +22,8 @@
  * and (except after the last) the state updates for literal length, match
  * length and offset.  So the encoder walks the sequences from the last to
  * the first and writes everything in the mirror order.
+ *
+ * What it may call: the encoder (compress/) and the shared format (common/).
  */
 #include "zstd/compress/compress_kernels.h"
 #include "zstd/common/format.h"

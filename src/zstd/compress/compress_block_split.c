@@ -54,6 +54,8 @@
  * Dictionaries.  compress_dict.c keeps a dictionary's tables across
  * frames when a frame of one block leaves the same table slots in force;
  * two partitions may flip a slot twice, so a split marks them as not held.
+ *
+ * What it may call: the encoder (compress/).
  */
 #include "zstd/compress/compress_internal.h"
 

@@ -7,6 +7,10 @@
  * (compress_params.h), the sequence store (compress_seqstore.h) and the
  * match state (match/match_state.h) have headers of their own, which the
  * match finders include without this one.
+ *
+ * What it may call: the library's helpers (xc_internal.h), the entropy coders
+ * (entropy/), the shared format (common/), the encoder (compress/) and the
+ * match state and searches (compress/match/).
  */
 #ifndef XC_ZSTD_COMPRESS_INTERNAL_H
 #define XC_ZSTD_COMPRESS_INTERNAL_H

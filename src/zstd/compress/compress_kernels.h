@@ -8,6 +8,8 @@
  * src/arm64/zstd_encode_neon.c; cpucap's list xc_zstd_encode_variants says
  * which one a CPU runs, and a context keeps a pointer to it.  Every
  * variant writes the same frames.
+ *
+ * What it may call: the encoder (compress/).
  */
 #ifndef XC_ZSTD_COMPRESS_KERNELS_H
 #define XC_ZSTD_COMPRESS_KERNELS_H

@@ -11,6 +11,8 @@
  * Negative levels use row 0 (the "fast" baseline) with target_length set to
  * minus the level: for the fast strategy that is the acceleration, how
  * quickly the finder strides through data that does not match.
+ *
+ * What it may call: the encoder (compress/).
  */
 #include "zstd/compress/compress_internal.h"
 

@@ -25,6 +25,8 @@
  * below that, and for treeless sections that fit the 3-byte header, one.
  * The single-stream format only exists with 10-bit sizes, so a
  * single-stream section always uses the 3-byte header.
+ *
+ * What it may call: the encoder (compress/).
  */
 #include "zstd/compress/compress_kernels.h"
 

@@ -9,6 +9,9 @@
  * compares xc_zstd_estimate_cctx_size() with xc_zstd_cctx_mem_held() after
  * a frame at every level.  A part that a context allocates must be counted
  * in both functions below.
+ *
+ * What it may call: the encoder (compress/) and the match state and searches
+ * (compress/match/).
  */
 #include "zstd/compress/compress_internal.h"
 #include "zstd/compress/match/match_ldm.h"

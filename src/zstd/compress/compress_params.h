@@ -5,6 +5,9 @@
  * compress_levels.c that turn a level and a source size into one.  It
  * depends on nothing but the common helpers, so that every layer of the
  * encoder (frames, finders, dictionaries, the trainer) can include it.
+ *
+ * What it may call: the library's helpers (xc_internal.h) and the shared
+ * format (common/).
  */
 #ifndef XC_ZSTD_COMPRESS_PARAMS_H
 #define XC_ZSTD_COMPRESS_PARAMS_H

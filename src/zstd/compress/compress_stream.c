@@ -20,6 +20,9 @@
  *
  * A call with XC_ZSTD_E_END on a fresh frame and room for the worst case
  * is simply one-shot compression, with the content size in the header.
+ *
+ * What it may call: the encoder (compress/) and the match state and searches
+ * (compress/match/).
  */
 #include <stdlib.h>
 

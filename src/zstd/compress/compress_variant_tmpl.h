@@ -5,6 +5,9 @@
  * XC_ZSTD_ENCODE_KERNELS, the initialiser of the variant's kernel
  * table (compress_kernels.h).  A variant file defines XC_ZVARIANT_TARGET
  * and XC_ZVARIANT_SIMD (match/match_tmpl.h) and includes this once.
+ *
+ * What it may call: the encoder (compress/), the match state and searches
+ * (compress/match/) and the entropy coders (entropy/).
  */
 #ifndef XC_ZSTD_COMPRESS_VARIANT_TMPL_H
 #define XC_ZSTD_COMPRESS_VARIANT_TMPL_H

@@ -11,6 +11,8 @@
  *
  * Descriptor bits: 7-6 content-size field code, 5 single segment, 4 unused
  * (ignored), 3 reserved (must be 0), 2 checksum, 1-0 dictionary-ID code.
+ *
+ * What it may call: the decoder (decompress/).
  */
 #include "zstd/decompress/decompress_internal.h"
 

@@ -29,6 +29,9 @@
  * when a raw literals section has XC_ZSTD_WILDCOPY bytes of input after
  * it.  In every case the sequence executor may read up to
  * XC_ZSTD_WILDCOPY bytes past the last literal.
+ *
+ * What it may call: the library's helpers (xc_internal.h), the entropy coders
+ * (entropy/) and the shared format (common/).
  */
 #ifndef XC_ZSTD_DECOMPRESS_INTERNAL_H
 #define XC_ZSTD_DECOMPRESS_INTERNAL_H

@@ -21,6 +21,8 @@
  * after them (it nearly always does: the sequences follow).  Otherwise
  * they go to the room the caller found in the destination (d->lit_room)
  * or to the context's literals buffer, each with the margin after them.
+ *
+ * What it may call: the decoder (decompress/).
  */
 #include "zstd/decompress/decompress_internal.h"
 

@@ -10,6 +10,8 @@
  * shape: code c >= 2 stands for the offset (1 << c) - 3 + read(c); codes 0
  * and 1 are repeat codes, whose base is their Offset_Value - 1 (0 and 1)
  * and whose extra bits are 0 and 1.  decompress_sequences.c decodes with them.
+ *
+ * What it may call: the decoder (decompress/).
  */
 #include "zstd/decompress/decompress_internal.h"
 

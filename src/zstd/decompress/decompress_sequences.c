@@ -4,6 +4,8 @@
  * between the plain loop and the one that prefetches matches far back, and
  * calls the variant of it that cpucap chose for this CPU (the dctx's
  * kernels).  The loops themselves are in decompress_sequences_tmpl.h.
+ *
+ * What it may call: the decoder (decompress/).
  */
 #include "zstd/decompress/decompress_internal.h"
 

@@ -37,6 +37,8 @@
  * When the frame announces its content size, the buffer never needs more
  * than that plus the margin, and no block can make the frame larger than
  * announced, so small frames get small buffers and never wrap.
+ *
+ * What it may call: the decoder (decompress/).
  */
 #include <stdlib.h>
 

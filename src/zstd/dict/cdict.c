@@ -11,6 +11,9 @@
  * normalized counts to price the repeat mode against a new table, so it
  * reads them again here with the decoder's readers (which also validate
  * them exactly as a decoder will).
+ *
+ * What it may call: the prepared dictionaries (dict/), the entropy coders
+ * (entropy/) and the shared format (common/).
  */
 #include <stdlib.h>
 

@@ -34,6 +34,8 @@
  * The tree strategies copy the tables at each frame: an insertion rewrites
  * links of older nodes along its path, which only a comparison of the
  * whole tree could find again.
+ *
+ * What it may call: the encoder (compress/).
  */
 #ifndef XC_ZSTD_CDICT_H
 #define XC_ZSTD_CDICT_H

@@ -28,6 +28,9 @@
  * hold a dictionary is known from its key and the number of the frame that
  * left them so; anything else in between (a frame without the dictionary,
  * a slide of the window buffer, an error) makes the next frame copy again.
+ *
+ * What it may call: the prepared dictionaries (dict/), the encoder
+ * (compress/) and the match state and searches (compress/match/).
  */
 #include <stdlib.h>
 

@@ -228,6 +228,8 @@
  *     XC_ERROR(BAD_PARAMETER) when n is below the minimum or a stream would
  *     exceed the 65535 bytes a jump-table entry holds (impossible for a
  *     block's 128 KiB).
+ *
+ * What it may call: the library's helpers (xc_internal.h).
  */
 #ifndef XC_ZSTD_ENC_ENTROPY_H
 #define XC_ZSTD_ENC_ENTROPY_H

@@ -14,6 +14,9 @@
  * This is the spec's "Number_of_Bits / Baseline" rule written as one
  * formula.  A count of -1 ("less than 1") owns a single cell at the top of
  * the table, with x = 1 and n = L: a full reset of the state.
+ *
+ * What it may call: the entropy coders (entropy/) and the shared format
+ * (common/).
  */
 #include "zstd/entropy/entropy_decode.h"
 #include "zstd/common/bitstream_read.h"

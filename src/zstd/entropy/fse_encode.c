@@ -46,6 +46,8 @@
  * continuous problem every cell has the same marginal value).  So p rounds
  * up when f > 1 / ln(1 + 1/p) - p, a threshold that grows from 0.443 (p = 1)
  * towards 1/2 - 1/(12p).
+ *
+ * What it may call: the entropy coders (entropy/).
  */
 #include "zstd/entropy/entropy_encode.h"
 

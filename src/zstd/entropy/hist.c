@@ -9,6 +9,8 @@
  * bytes over four tables (byte i into table i % 4) breaks those chains; the
  * tables are summed at the end.  Below a few thousand bytes, clearing and
  * summing the extra tables costs more than it saves.
+ *
+ * What it may call: the entropy coders (entropy/).
  */
 #include "zstd/entropy/entropy_encode.h"
 

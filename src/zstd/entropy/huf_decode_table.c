@@ -27,6 +27,8 @@
  * being its first cell in the T-bit table.  Codes longer than r sort first,
  * so they take the bottom of the sub-range, and those cells keep a single
  * symbol.
+ *
+ * What it may call: the entropy coders (entropy/).
  */
 #include "zstd/entropy/entropy_decode.h"
 

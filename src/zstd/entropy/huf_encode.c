@@ -58,6 +58,8 @@
  * §4.2.1.3: codes are assigned in ascending order to symbols sorted by
  * weight (longest codes first), then by value.  The first code of length l
  * is (first code of length l+1 + number of codes of length l+1) / 2.
+ *
+ * What it may call: the entropy coders (entropy/).
  */
 #include "zstd/entropy/entropy_encode.h"
 

@@ -24,6 +24,8 @@
  * xc_fse_init_state() starts a state on the lowest cell of its symbol,
  * whose update reads table_log - highbit(p) bits: at least one, since a
  * table with two or more symbols gives none of them the whole table.
+ *
+ * What it may call: the entropy coders (entropy/).
  */
 #include "zstd/entropy/entropy_encode.h"
 

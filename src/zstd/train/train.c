@@ -25,6 +25,8 @@
  *
  * The ID is a hash of the rest of the dictionary, moved into the range
  * §5 leaves to anyone: IDs below 32768 and from 2^31 up are reserved.
+ *
+ * What it may call: the encoder (compress/) and the trainer (train/).
  */
 #include <stdlib.h>
 

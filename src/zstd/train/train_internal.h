@@ -3,6 +3,9 @@
  * The dictionary trainer's internal interface: the content selection
  * (train_cover.c) and the statistics of a candidate content
  * (train_stats.c), both used by the assembly in train.c.
+ *
+ * What it may call: the library's helpers (xc_internal.h) and the shared
+ * format (common/).
  */
 #ifndef XC_ZSTD_TRAIN_INTERNAL_H
 #define XC_ZSTD_TRAIN_INTERNAL_H

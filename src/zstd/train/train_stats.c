@@ -14,6 +14,8 @@
  * those positions; afterwards the same hashes are computed again and
  * those entries taken back from the snapshot, which costs as much as the
  * sample instead of as much as the tables.
+ *
+ * What it may call: the encoder (compress/) and the trainer (train/).
  */
 #include <stdlib.h>
 

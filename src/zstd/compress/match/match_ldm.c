@@ -34,6 +34,8 @@
  *
  * Every step works on bytes and indices only, so the frames are the same
  * on every ISA and byte order.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #include <stdlib.h>
 

@@ -4,6 +4,8 @@
  * for long repeats anywhere in a large window, cheaply, by remembering only
  * a sample of the positions, and hands the stretches between its matches
  * to the strategy's ordinary finder.
+ *
+ * What it may call: the encoder (compress/).
  */
 #ifndef XC_ZSTD_LDM_H
 #define XC_ZSTD_LDM_H

@@ -3,6 +3,8 @@
  * The statistics behind the optimal parsers' prices (match_opt_price.h):
  * where they start in a frame, how they age between blocks, and the state
  * that holds them.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #include <stdlib.h>
 

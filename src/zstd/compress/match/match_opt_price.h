@@ -21,6 +21,8 @@
  * runs, offset codes clustered in the teens), or from the Huffman and FSE
  * tables in force when a dictionary supplied them.  Between blocks they
  * are scaled down so that recent statistics dominate.
+ *
+ * What it may call: the encoder (compress/).
  */
 #ifndef XC_ZSTD_OPT_PRICE_H
 #define XC_ZSTD_OPT_PRICE_H

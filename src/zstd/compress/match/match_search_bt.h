@@ -59,6 +59,8 @@
  * walk infers are exact as long as the tree is intact, and a tree damaged
  * anyway (a rebase can turn a real link into the mark's value) must cost
  * ratio, never a wrong match.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #ifndef XC_ZSTD_SEARCH_BT_H
 #define XC_ZSTD_SEARCH_BT_H

@@ -36,6 +36,8 @@
  * there (an earlier block, or dictionary content inserted with
  * xc_zstd_fill_bt_opt); entries below start (from earlier frames, or 0)
  * stop every walk.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #ifndef XC_ZSTD_SEARCH_BT_OPT_H
 #define XC_ZSTD_SEARCH_BT_OPT_H

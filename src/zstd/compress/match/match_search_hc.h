@@ -20,6 +20,8 @@
  * head cell, so the insertions (one per input byte) do not wait on the
  * table.  Positions within 16 bytes of iend get no cached hash; they are
  * never searched in this block, and the next block refills the cache.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #ifndef XC_ZSTD_SEARCH_HC_H
 #define XC_ZSTD_SEARCH_HC_H

@@ -31,6 +31,8 @@
  * row, so rows are in cache when they are needed.  After a
  * match longer than 384 bytes, only its first 96 and last 32 positions are
  * inserted: the middle of a long match is rarely where the next one starts.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #ifndef XC_ZSTD_SEARCH_ROW_H
 #define XC_ZSTD_SEARCH_ROW_H

@@ -18,6 +18,8 @@
  * tag comparisons find exactly the same candidates, so every variant
  * writes the same frames.  Nothing here is called at run time: it only
  * shapes the functions that the variant's kernel table points to.
+ *
+ * What it may call: the match state and searches (compress/match/).
  */
 #ifndef XC_ZSTD_MATCH_TMPL_H
 #define XC_ZSTD_MATCH_TMPL_H
