@@ -16,6 +16,12 @@
  * formatted, loaded into the context and prepared as a ddict.  The same
  * frame with the boundary match one byte later, or its offset one byte
  * longer, must fail every way.
+ *
+ * The same builder writes frames without a dictionary whose offsets reach
+ * past the window after the streaming decoder's window buffer has wrapped:
+ * one-shot decoding has the whole output and gives it, streaming must give
+ * the same bytes or XC_ERROR_CORRUPT, never bytes the buffer no longer
+ * holds.
  */
 #define _DEFAULT_SOURCE
 #include "zstd_entropy_test_util.h"
@@ -455,6 +461,166 @@ static void test_reach_one_past(void **state)
     }
 }
 
+/* ---- offsets past the window after the window buffer wraps --------------------- */
+
+/* The decoder's wildcopy margin (XC_ZSTD_WILDCOPY): the streaming buffer is
+ * window + block + 2 * WILDCOPY bytes, and after a wrap at position p it
+ * still holds p - WILDCOPY bytes of history. */
+#define WILDCOPY 32u
+
+/* Decodes a frame without a dictionary one-shot (must give want) and
+ * streamed in 1-byte and random pieces (must give want or fail with
+ * XC_ERROR_CORRUPT); returns how many streaming passes failed. */
+static int check_wrapped(const uint8_t *frame, size_t n, const uint8_t *want, size_t size,
+                         const char *what)
+{
+    xc_zstd_dctx *d = xc_zstd_dctx_new();
+    assert_non_null(d);
+    uint8_t *dst = xc_guard_alloc(size);
+    assert_non_null(dst);
+    uint8_t *src = xc_guard_alloc(n);
+    assert_non_null(src);
+    memcpy(src, frame, n);
+    static const zt_chunking ones = {1, 1};
+    int corrupt = 0;
+
+    size_t r = xc_zstd_decompress_dctx(d, dst, size, src, n);
+    if (xc_is_error(r) || r != size || memcmp(dst, want, size)) {
+        print_error("%s, one-shot: got %s (%zu bytes), want the content\n", what,
+                    xc_is_error(r) ? xc_error_name(r) : "data", r);
+        fail();
+    }
+    for (int pass = 0; pass < 3; pass++) {
+        xc_zstd_dctx_reset(d);
+        zt_chunking const ch = pass == 0 ? ones : zt_random_chunking();
+        zt_stream_result sr = zt_stream_decode(d, dst, size, src, n, ch);
+        r = sr.result;
+        if (xc_error_code(r) == XC_ERROR_CORRUPT) {
+            corrupt++;
+            continue;
+        }
+        if (xc_is_error(r) || !sr.complete || sr.stalled || r != size || memcmp(dst, want, size)) {
+            print_error("%s, streaming (pieces up to %zu in, %zu out): got %s (%zu bytes), "
+                        "want the content or corrupt\n",
+                        what, ch.max_in, ch.max_out,
+                        xc_is_error(r) ? xc_error_name(r) : "wrong data", r);
+            fail();
+        }
+    }
+    xc_guard_free(src);
+    xc_guard_free(dst);
+    xc_zstd_dctx_free(d);
+    return corrupt;
+}
+
+/* A frame for `window` with no content size (so the streaming buffer is
+ * window + block + margin and wraps): raw blocks of random sizes past
+ * `before` bytes, then single-sequence blocks whose offsets are random up
+ * to `far` bytes beyond the window (never beyond the output so far), each
+ * after random literals, so that matches start at every depth of the
+ * segment after the wrap. */
+static uint8_t *make_wrapped(builder *b, size_t window, size_t before, size_t far, size_t nseq,
+                             size_t *n)
+{
+    b->cap = 64 + 2 * (before + window) + nseq * 400;
+    b->f = zt_malloc(b->cap);
+    b->n = 0;
+    b->hcap = before + window + nseq * 400;
+    b->hist = zt_malloc(b->hcap);
+    b->dsize = 0;
+    b->len = 0;
+    put_frame_header(b, window, 0, XC_ZSTD_CONTENTSIZE_UNKNOWN);
+    while (b->len < before)
+        put_raw_block(b, 0, 1 + xc_rand_below((uint32_t)b->block_max));
+    for (size_t i = 0; i < nseq; i++) {
+        seq_t q;
+        q.ll = xc_rand_below(200);
+        q.ml = 3 + xc_rand_below(60);
+        size_t const lo = window + 1, hi = XC_MIN(window + far, b->len + q.ll);
+        q.of = (uint32_t)(lo + xc_rand_below((uint32_t)(hi - lo + 1)));
+        put_seq_block(b, i + 1 == nseq, &q, 1, xc_rand_below(100));
+    }
+    *n = b->n;
+    return b->f;
+}
+
+/* Offsets past Window_Size after the streaming buffer has wrapped, as
+ * libzstd's decodecorpus writes them: one-shot gives the content, streaming
+ * the content or corrupt, never wrong bytes.  Offsets only a little past the
+ * window are still held intact and must decode; the farthest, in the
+ * part of the buffer the new segment has overwritten, must be corrupt. */
+static void test_wrap_offset_past_window(void **state)
+{
+    (void)state;
+    static const size_t wins[] = {1024, 1152, 2048, 5120, 13312};
+    for (size_t i = 0; i < sizeof wins / sizeof wins[0]; i++) {
+        size_t const w = wins[i];
+        for (int k = 0; k < 12; k++) {
+            /* k < 4: offsets one byte past the window, always held (the
+             * buffer wraps past window + WILDCOPY); else up to a block and
+             * more past it. */
+            size_t const far = k < 4 ? 1 : XC_MIN(w, XC_ZSTD_BLOCK_SIZE_MAX) + 64;
+            size_t const before = w + xc_rand_below((uint32_t)(3 * w));
+            builder b;
+            size_t n;
+            uint8_t *f = make_wrapped(&b, w, before, far, 24, &n);
+            char what[128];
+            snprintf(what, sizeof what, "window %zu, %zu raw bytes, offsets up to %zu past it",
+                     w, before, far);
+            int const corrupt = check_wrapped(f, n, b.hist, b.len, what);
+            if (k < 4 && corrupt) {
+                print_error("%s: streaming rejected offsets it still holds\n", what);
+                fail();
+            }
+            free(f);
+            free(b.hist);
+        }
+    }
+}
+
+/* The exact bound: after a wrap at old position p (from the buffer's start),
+ * an offset of p - W decodes, one of p - W + 1 is corrupt, at any depth of
+ * the segment.  Window 1024, blocks of 1024: the buffer holds 2112 bytes, the
+ * third block wraps it at p = 2048. */
+static void test_wrap_offset_bound(void **state)
+{
+    (void)state;
+    for (uint32_t ll = 0; ll < 1100; ll += 97) {
+        for (int past = 0; past < 2; past++) {
+            builder b;
+            b.cap = 8192;
+            b.f = zt_malloc(b.cap);
+            b.n = 0;
+            b.hcap = 8192;
+            b.hist = zt_malloc(b.hcap);
+            b.dsize = 0;
+            b.len = 0;
+            put_frame_header(&b, 1024, 0, XC_ZSTD_CONTENTSIZE_UNKNOWN);
+            put_raw_block(&b, 0, 1024);
+            put_raw_block(&b, 0, 1024);
+            /* ll literals (in two blocks when ll > 900, so that the prefix
+             * has grown before the block of the match), then the match. */
+            uint32_t l = ll;
+            if (ll > 900) {
+                put_raw_block(&b, 0, 900);
+                l -= 900;
+            }
+            seq_t q = {l, 20, 2048 - WILDCOPY + (uint32_t)past};
+            put_seq_block(&b, 1, &q, 1, 5);
+            char what[96];
+            snprintf(what, sizeof what, "offset %u after %u bytes of the segment", q.of, ll);
+            int const corrupt = check_wrapped(b.f, b.n, b.hist, b.len, what);
+            if (corrupt != (past ? 3 : 0)) {
+                print_error("%s: %d of 3 streaming passes corrupt, want %d\n", what, corrupt,
+                            past ? 3 : 0);
+                fail();
+            }
+            free(b.f);
+            free(b.hist);
+        }
+    }
+}
+
 int main(void)
 {
     xc_test_init();
@@ -462,6 +628,8 @@ int main(void)
         cmocka_unit_test(test_reach_at_window),
         cmocka_unit_test(test_reach_below_window),
         cmocka_unit_test(test_reach_one_past),
+        cmocka_unit_test(test_wrap_offset_past_window),
+        cmocka_unit_test(test_wrap_offset_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,6 +133,7 @@ size_t xc_zstd_frame_begin(xc_zstd_dctx *d, const xc_zstd_frame_header *fh)
      * both decoders starts at the frame's first byte for as long as the
      * extension is the dictionary. */
     d->ext_reach = (size_t)XC_MIN(fh->window_size, (uint64_t)SIZE_MAX);
+    d->ext_overlap = 0;
     return 0;
 }
 

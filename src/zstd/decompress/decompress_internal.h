@@ -19,7 +19,11 @@
  * (op - prefix) + (ext_end - ext_start) lands in the extension (and may
  * continue into the prefix) if the match starts no more than ext_reach bytes
  * after the prefix's start (see xc_zstd_ext_in_reach()); anything else is
- * corrupt.
+ * corrupt.  When the extension is the older part of the streaming window
+ * buffer, the prefix is being written over it from its start (ext_overlap):
+ * each byte the prefix grows destroys one byte of the extension, so the
+ * history the decoder holds intact stays (ext_end - ext_start) bytes long,
+ * and an offset must be at most that.
  *
  * Literals are decoded into lit_buf, or into the destination beyond the
  * reach of the current block when one-shot decoding has room there (as
@@ -129,10 +133,13 @@ struct xc_zstd_dctx_s {
     /* History (see the top of this file).  ext_reach: how many bytes after
      * the prefix's start a match may begin and still read the extension;
      * Window_Size while the extension is a dictionary, SIZE_MAX while it is
-     * the older part of the streaming window buffer. */
+     * the older part of the streaming window buffer.  ext_overlap: 1 when
+     * the prefix is written over the extension's start (the streaming
+     * window buffer after a wrap), 0 when the extension is kept apart. */
     const uint8_t *prefix;
     const uint8_t *ext_start, *ext_end;
     size_t ext_reach;
+    int ext_overlap;
 
     /* The error an executor reports when a block's output reaches oend:
      * the destination is too small in one-shot decoding, while in the
@@ -190,11 +197,19 @@ struct xc_zstd_dctx_s {
  * less than or equal to Window_Size"; after that the dictionary is out of
  * reach.  ext_reach is Window_Size then, and a match starting at exactly
  * Window_Size may still use the dictionary (libzstd 1.5.6 decodes such
- * frames too), one starting a byte later may not. */
+ * frames too), one starting a byte later may not.
+ *
+ * When the extension overlaps (ext_overlap 1: the streaming window buffer
+ * after a wrap, with the prefix written from the buffer's start over the
+ * older bytes), the first pos bytes of the extension, and the wildcopy
+ * margin after them (which the caller leaves out of the extension), are no
+ * longer history: the match must land in the rest, back + pos <= ext_size,
+ * that is, its offset must not exceed the history still held.  Reading
+ * nearer the start would return bytes this segment has overwritten. */
 XC_FORCE_INLINE int xc_zstd_ext_in_reach(size_t back, size_t pos, size_t ext_size,
-                                         size_t ext_reach)
+                                         size_t ext_reach, int ext_overlap)
 {
-    return back <= ext_size && pos <= ext_reach;
+    return (ext_overlap ? back + pos : back) <= ext_size && pos <= ext_reach;
 }
 
 /* ---- decompress_frame.c ------------------------------------------------------ */

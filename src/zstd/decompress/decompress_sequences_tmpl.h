@@ -132,7 +132,8 @@ static void copy_match_exact(uint8_t *op, size_t of, size_t n)
 static XC_NOINLINE size_t exec_slow(uint8_t *op, uint8_t *oend, size_t ll, size_t ml, size_t of,
                                     const uint8_t *lit, const uint8_t *lit_end,
                                     const uint8_t *prefix, const uint8_t *ext_end,
-                                    size_t ext_size, size_t ext_reach, size_t oend_error)
+                                    size_t ext_size, size_t ext_reach, int ext_overlap,
+                                    size_t oend_error)
 {
     size_t const total = ll + ml;
 
@@ -143,8 +144,9 @@ static XC_NOINLINE size_t exec_slow(uint8_t *op, uint8_t *oend, size_t ll, size_
     if (of > (size_t)(op - prefix)) {
         size_t const back = of - (size_t)(op - prefix);
         size_t n;
-        RETURN_ERROR_IF(!xc_zstd_ext_in_reach(back, (size_t)(op - prefix), ext_size, ext_reach),
-                        CORRUPT);
+        RETURN_ERROR_IF(
+            !xc_zstd_ext_in_reach(back, (size_t)(op - prefix), ext_size, ext_reach, ext_overlap),
+            CORRUPT);
         n = XC_MIN(back, ml);
         memmove(op, ext_end - back, n);
         op += n;
@@ -263,6 +265,7 @@ typedef struct {
     const uint8_t *ext_end;
     size_t ext_size;
     size_t ext_reach;
+    int ext_overlap;
     uint8_t *oend;
     uintptr_t oend_w; /* sequences ending here or before may wildcopy */
     size_t oend_error;
@@ -278,7 +281,8 @@ XC_FORCE_INLINE size_t exec_seq(uint8_t *op, seq_exec *x, seq_t q)
     if (XC_UNLIKELY((uintptr_t)op + total > x->oend_w ||
                     (uintptr_t)lit + ll > (uintptr_t)x->lit_end)) {
         size_t const r = exec_slow(op, x->oend, ll, ml, of, lit, x->lit_end, x->prefix,
-                                   x->ext_end, x->ext_size, x->ext_reach, x->oend_error);
+                                   x->ext_end, x->ext_size, x->ext_reach, x->ext_overlap,
+                                   x->oend_error);
         if (!xc_iserr(r)) x->lit = lit + ll;
         return r;
     }
@@ -291,7 +295,8 @@ XC_FORCE_INLINE size_t exec_seq(uint8_t *op, seq_exec *x, seq_t q)
          * into the prefix at the same distance. */
         size_t const back = of - (size_t)(op - x->prefix);
         RETURN_ERROR_IF(
-            !xc_zstd_ext_in_reach(back, (size_t)(op - x->prefix), x->ext_size, x->ext_reach),
+            !xc_zstd_ext_in_reach(back, (size_t)(op - x->prefix), x->ext_size, x->ext_reach,
+                                  x->ext_overlap),
             CORRUPT);
         if (ml <= back) {
             memmove(op, x->ext_end - back, ml);
@@ -337,6 +342,7 @@ XC_FORCE_INLINE size_t xc_zseq_exec_body(xc_zstd_dctx *d, uint8_t *const ostart,
     x.ext_end = d->ext_end;
     x.ext_size = (size_t)(d->ext_end - d->ext_start);
     x.ext_reach = d->ext_reach;
+    x.ext_overlap = d->ext_overlap;
     x.oend = oend;
     /* As an integer, so that no pointer is formed outside the buffer. */
     x.oend_w = (size_t)(oend - ostart) > XC_ZSTD_WILDCOPY ? (uintptr_t)oend - XC_ZSTD_WILDCOPY : 0;

@@ -24,6 +24,20 @@
  * margins included: the extension is overwritten only once it has gone out
  * of the window.
  *
+ * A corrupt frame may use longer offsets, and the executor must not read
+ * the extension where the current segment has already written: at a match
+ * starting at op, the bytes of [wbuf, op + W) hold new output (or wildcopy
+ * overshoot), so only [op + W, old wpos) is still history, and a match may
+ * reach back at most old wpos - W bytes in all, whatever op is.  The wrap
+ * therefore leaves the first W bytes out of the extension and marks it as
+ * overlapped (ext_overlap), which makes xc_zstd_ext_in_reach() bound the
+ * offset by what remains, (op - wbuf) + back <= old wpos - W; a longer
+ * offset is corrupt (libzstd's streaming decoder rejects offsets beyond its
+ * buffer's content too).  Every offset up to the window passes, since
+ * old wpos - W > window.  One-shot decoding keeps the whole frame's output
+ * and still accepts offsets beyond Window_Size that stay within it, as
+ * libzstd's one-shot decoder does.
+ *
  * A dictionary's content is the extension until the first wrap, and the
  * prefix starts at the frame's first byte until then, so the decoder applies
  * the same rule as one-shot decoding (xc_zstd_ext_in_reach()): a match may
@@ -100,9 +114,13 @@ static size_t stream_block(xc_zstd_dctx *d, const uint8_t *src, size_t size,
     if (d->fh.content_size != XC_ZSTD_CONTENTSIZE_UNKNOWN)
         limit = (size_t)XC_MIN((uint64_t)limit, d->fh.content_size - d->produced);
     if (d->wpos + limit + XC_ZSTD_WILDCOPY > d->wsize) {
-        d->ext_start = d->wbuf;
+        /* The extension loses its first W bytes to the first wildcopy
+         * margin, and one more byte for each the prefix grows (see the
+         * top of this file). */
+        d->ext_start = d->wbuf + XC_MIN(d->wpos, (size_t)XC_ZSTD_WILDCOPY);
         d->ext_end = d->wbuf + d->wpos;
         d->ext_reach = SIZE_MAX;
+        d->ext_overlap = 1;
         d->wpos = 0;
     }
     op = d->wbuf + d->wpos;
