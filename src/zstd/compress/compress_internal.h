@@ -2,8 +2,8 @@
 /*
  * The zstd encoder's context and the interfaces between its files: the
  * entropy state carried from block to block, the compression context, and
- * the frame, block, literals, streaming, splitter and dictionary functions
- * that compress*.c and dict/compress_dict.c share.  The parameters
+ * the frame plan, the frame driver, and the block, literals, streaming and
+ * splitter functions that compress*.c and dict/compress_dict.c share.  The parameters
  * (compress_params.h), the sequence store (compress_seqstore.h) and the
  * match state (match/match_state.h) have headers of their own, which the
  * match finders include without this one.
@@ -85,6 +85,21 @@ enum {
     XC_ZSTAGE_ERROR       /* an error happened: reset before reuse */
 };
 
+/* The history a frame starts from, planned once per frame by
+ * xc_zstd_plan_frame() (dict/compress_dict.c) and consumed by the frame
+ * driver (compress_frame.c, compress_history.c). */
+enum {
+    XC_ZHIST_NONE = 0, /* nothing before the frame */
+    XC_ZHIST_PLACED,   /* the content before the frame in the window buffer */
+    XC_ZHIST_ATTACHED  /* the dictionary's tables searched where they lie */
+};
+typedef struct {
+    int mode;
+    const xc_zstd_cdict *cd; /* NULL with XC_ZHIST_NONE */
+    xc_zstd_cparams p;       /* the frame's parameters */
+    size_t content;          /* bytes placed before the frame (XC_ZHIST_PLACED) */
+} xc_zhistory;
+
 struct xc_zstd_cctx_s {
     /* Requested parameters: the level and explicit overrides (0 = from the
      * level), frame options. */
@@ -106,6 +121,7 @@ struct xc_zstd_cctx_s {
     xc_zsplit_saved split_saved[2];
 
     /* ---- the frame being written ---- */
+    xc_zhistory hist;         /* what it started from */
     xc_zstd_cparams p;        /* in force */
     xc_zstd_block_fn finder;
     size_t block_max;         /* min(128 KiB, window) */
@@ -143,11 +159,11 @@ struct xc_zstd_cctx_s {
     size_t out_pos, out_end;
     int frame_ended;          /* the last block and checksum are in out_buf */
 
-    /* ---- dictionary (compress_dict.c) ---- */
+    /* ---- dictionary (dict/compress_dict.c, compress_history.c) ---- */
     const xc_zstd_cdict *cdict;    /* used by the next frames, or NULL */
     xc_zstd_cdict *own_cdict;      /* prepared from a loaded dictionary */
     uint32_t frame_dict_id;        /* the ID the header carries, 0 for none */
-    uint64_t frame_no;             /* frames begun, see compress_dict.c */
+    uint64_t frame_no;             /* frames begun, see compress_history.c */
     uint64_t held_content_key;     /* the dictionary whose content in_buf holds */
     uint64_t held_content_frame;
     size_t held_content_cap;
@@ -160,19 +176,54 @@ struct xc_zstd_cctx_s {
     uint32_t held_entropy_slots;
 };
 
-/* ---- compress.c: the frame machinery shared with streaming ----------- */
+/* ---- the frame plan (dict/compress_dict.c) and parameters --------------- */
 
-/* The parameters a frame of src_size bytes (XC_ZSTD_SIZE_UNKNOWN) gets from
- * the context's level and overrides. */
+/* compress_levels.c: the parameters a frame of src_size bytes
+ * (XC_ZSTD_SIZE_UNKNOWN) without a dictionary gets from the context's
+ * level and overrides. */
 XC_HIDDEN xc_zstd_cparams xc_zstd_cframe_params(const xc_zstd_cctx *c, uint64_t src_size);
+
+/* dict/compress_dict.c: plans the next frame of src_size bytes
+ * (XC_ZSTD_SIZE_UNKNOWN) into *h: its parameters and the history it starts
+ * from.  `whole` says the input is all in the caller's buffer (one-shot),
+ * which allows a dictionary to be attached.  Prepares a loaded dictionary
+ * again first when the level or parameters changed.  Returns 0 or an error
+ * of xc_zstd_cdict_build(). */
+XC_HIDDEN size_t xc_zstd_plan_frame(xc_zstd_cctx *c, uint64_t src_size, int whole,
+                                    xc_zhistory *h);
+XC_HIDDEN void xc_zstd_dict_release(xc_zstd_cctx *c);
+
+/* ---- compress_frame.c: the frame driver ---------------------------------- */
 
 /* Readies the context for a frame with parameters p: allocation, tables
  * with no valid entry, initial repeat offsets, no entropy tables to repeat,
  * checksum.  The frame's first byte will be buf[0], and its indices will
  * span at most `span` bytes from there.  Returns 0 or
- * XC_ERROR(OUT_OF_MEMORY). */
+ * XC_ERROR(OUT_OF_MEMORY).  (No history: xc_zstd_cframe_open() is this and
+ * the history.) */
 XC_HIDDEN size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p,
                                       const uint8_t *buf, size_t span);
+
+/* Begins a frame planned as *h whose indices start at buf[0] and span at
+ * most `span` bytes (with XC_ZHIST_PLACED, buf is the window buffer and
+ * the content goes to its start; with XC_ZHIST_ATTACHED, span is the whole
+ * input, one block).  Returns 0 or an error. */
+XC_HIDDEN size_t xc_zstd_cframe_open(xc_zstd_cctx *c, const xc_zhistory *h, const uint8_t *buf,
+                                     size_t span);
+
+/* After the frame's last block: notes what the context still holds of its
+ * history for the next frame (compress_history.c). */
+XC_HIDDEN void xc_zstd_cframe_close(xc_zstd_cctx *c);
+
+/* A whole frame of src[0..src_size) planned as *h (XC_ZHIST_NONE or
+ * XC_ZHIST_ATTACHED), header to checksum.  Returns its size or an error. */
+XC_HIDDEN size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *h, void *dst,
+                                       size_t dst_cap, const void *src, size_t src_size);
+
+/* compress_history.c: puts the history of c->hist in place after
+ * xc_zstd_cframe_begin(), and takes note of it at the frame's end. */
+XC_HIDDEN size_t xc_zstd_history_begin(xc_zstd_cctx *c, size_t span);
+XC_HIDDEN void xc_zstd_history_end(xc_zstd_cctx *c);
 
 /* compress_mem.c: the match tables a frame with parameters p needs,
  * in 32-bit words, laid out one after another in c->tables: the hash
@@ -253,26 +304,6 @@ static inline int xc_zstd_split_active(const xc_zstd_cctx *c)
 XC_HIDDEN size_t xc_zstd_split_emit(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
                                     const uint8_t *src, size_t size, int last,
                                     const uint32_t rep[3]);
-
-/* ---- compress_dict.c: frames with a dictionary ------------------------- */
-
-/* Prepares a loaded dictionary again when the level or parameters changed;
- * 0 or an error of xc_zstd_cdict_build(). */
-XC_HIDDEN size_t xc_zstd_dict_prepare(xc_zstd_cctx *c);
-/* xc_zstd_cframe_params() when c->cdict is set. */
-XC_HIDDEN xc_zstd_cparams xc_zstd_dict_frame_params(const xc_zstd_cctx *c, uint64_t src_size);
-/* Bytes of dictionary content placed before the frame in the window buffer. */
-XC_HIDDEN size_t xc_zstd_dict_history(const xc_zstd_cctx *c);
-/* After xc_zstd_cframe_begin() on the window buffer (sized for the content
- * plus the frame): puts the content at its start and installs tables,
- * entropy and repeat offsets.  Returns the content size (0 without a
- * dictionary). */
-XC_HIDDEN size_t xc_zstd_dict_frame_begin(xc_zstd_cctx *c);
-/* At the end of a frame: notes what the buffer and tables still hold. */
-XC_HIDDEN void xc_zstd_dict_frame_end(xc_zstd_cctx *c);
-XC_HIDDEN size_t xc_zstd_compress_with_dict(xc_zstd_cctx *c, void *dst, size_t dst_cap,
-                                            const void *src, size_t src_size);
-XC_HIDDEN void xc_zstd_dict_release(xc_zstd_cctx *c);
 
 /* ---- compress_block.c ---------------------------------------------------- */
 

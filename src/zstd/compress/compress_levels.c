@@ -15,6 +15,7 @@
  * What it may call: the encoder (compress/).
  */
 #include "zstd/compress/compress_internal.h"
+#include "zstd/compress/match/match_ldm.h"
 
 /* One row: window, chain, hash and search logs, minimum match, target
  * length, strategy. */
@@ -156,4 +157,11 @@ xc_zstd_cparams xc_zstd_adapt_params(xc_zstd_cparams p, uint64_t src_size)
     if (p.hash_log < XC_ZSTD_HASHLOG_MIN) p.hash_log = XC_ZSTD_HASHLOG_MIN;
     if (p.chain_log < XC_ZSTD_CHAINLOG_MIN) p.chain_log = XC_ZSTD_CHAINLOG_MIN;
     return p;
+}
+
+xc_zstd_cparams xc_zstd_cframe_params(const xc_zstd_cctx *c, uint64_t src_size)
+{
+    xc_zstd_cparams p = xc_zstd_level_params(c->level, src_size);
+    if (c->ldm_enable == 1) p.window_log = XC_ZLDM_WINDOW_LOG;
+    return xc_zstd_adapt_params(xc_zstd_override_params(p, &c->req), src_size);
 }

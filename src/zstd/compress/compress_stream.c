@@ -21,8 +21,9 @@
  * A call with XC_ZSTD_E_END on a fresh frame and room for the worst case
  * is simply one-shot compression, with the content size in the header.
  *
- * What it may call: the encoder (compress/) and the match state and searches
- * (compress/match/).
+ * What it may call: the frame plan (dict/compress_dict.c), the frame driver
+ * (compress_frame.c), the match state's rebase and the long-distance
+ * matcher's (compress/match/), XXH64 (common/).
  */
 #include <stdlib.h>
 
@@ -73,14 +74,15 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     uint64_t content = c->pledged_set ? c->pledged : XC_ZSTD_SIZE_UNKNOWN;
     if (!c->pledged_set && op == XC_ZSTD_E_END) content = avail;
     RETURN_ERROR_IF(content != XC_ZSTD_SIZE_UNKNOWN && avail > content, SRC_SIZE_WRONG);
-    FORWARD_IF_ERROR(xc_zstd_dict_prepare(c));
+    xc_zhistory plan;
+    FORWARD_IF_ERROR(xc_zstd_plan_frame(c, content, 0, &plan));
 
     /* (Frames with a dictionary always take the window buffer, where the
      * dictionary's content sits before them.) */
-    if (op == XC_ZSTD_E_END && content == avail && !c->cdict) {
+    if (op == XC_ZSTD_E_END && content == avail && plan.mode == XC_ZHIST_NONE) {
         size_t const bound = xc_zstd_compress_bound(avail);
         if (!xc_iserr(bound) && out->size - out->pos >= bound) {
-            size_t const r = xc_zstd_compress_cctx(c, (uint8_t *)out->dst + out->pos,
+            size_t const r = xc_zstd_cframe_oneshot(c, &plan, (uint8_t *)out->dst + out->pos,
                                                    out->size - out->pos,
                                                    (const uint8_t *)in->src + in->pos, avail);
             FORWARD_IF_ERROR(r);
@@ -91,18 +93,16 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
         }
     }
 
-    xc_zstd_cparams const p = xc_zstd_cframe_params(c, content);
-    uint64_t const window = (uint64_t)1 << p.window_log;
+    uint64_t const window = (uint64_t)1 << plan.p.window_log;
     uint64_t want = window + XC_MAX(window, STREAM_FRESH_MIN);
     if (want > STREAM_BUFFER_MAX) want = STREAM_BUFFER_MAX;
     if (content < want) want = content;
-    size_t const hist = xc_zstd_dict_history(c);
+    size_t const hist = plan.content;
     if (want > STREAM_BUFFER_MAX - hist) want = STREAM_BUFFER_MAX - hist;
     size_t const bsize = (size_t)want + hist;
     FORWARD_IF_ERROR(grow(&c->in_buf, &c->in_cap, bsize));
     c->in_size = bsize;
-    FORWARD_IF_ERROR(xc_zstd_cframe_begin(c, &p, c->in_buf, bsize));
-    FORWARD_IF_ERROR(xc_zstd_dict_frame_begin(c));
+    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, &plan, c->in_buf, bsize));
     size_t const ocap =
         c->block_max + XC_ZSTD_BLOCK_HEADER + XC_ZSTD_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE;
     FORWARD_IF_ERROR(grow(&c->out_alloc, &c->out_alloc_cap, ocap + STAGE_SHIFT_MAX));
@@ -234,7 +234,7 @@ static size_t run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_zstd
             c->out_end += k;
         }
         c->frame_ended = 1;
-        xc_zstd_dict_frame_end(c);
+        xc_zstd_cframe_close(c);
     }
     return c->out_end - c->out_pos;
 }

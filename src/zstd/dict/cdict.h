@@ -83,18 +83,9 @@ XC_HIDDEN size_t xc_zstd_cdict_build(xc_zstd_cdict **out, const void *dict, size
  * of the dictionary's size plus a small input. */
 XC_HIDDEN xc_zstd_cparams xc_zstd_cdict_params(int level, size_t size);
 
-/* Inserts the dictionary's positions into a filled-in match state (the
- * tables of p.strategy), from ms->next_to_update up to 8 bytes before
- * iend; NULL when the strategy has no fill function (its finder inserts
- * lazily from next_to_update on its first search). */
-typedef void (*xc_zstd_fill_fn)(xc_zmatch_state *ms, const uint8_t *iend);
-XC_HIDDEN xc_zstd_fill_fn xc_zstd_fill_fn_for(unsigned strategy);
-
 /* The tag of a hash computed with 8 more bits than the table's log: its
  * top bits are the cell (xc_zhash with the table's log), the low 8 the tag. */
 static inline uint8_t xc_zdict_tag(size_t hash_plus8) { return (uint8_t)hash_plus8; }
-XC_HIDDEN void xc_zstd_fill_fast(xc_zmatch_state *ms, const uint8_t *iend);
-XC_HIDDEN void xc_zstd_fill_dfast(xc_zmatch_state *ms, const uint8_t *iend);
 
 /* The finders for a frame whose ms->dict is set are each ISA variant's
  * `attached` table (compress_kernels.h): fast and dfast with the

@@ -99,6 +99,32 @@ XC_HIDDEN void xc_zstd_fill_search(xc_zmatch_state *ms, const uint8_t *iend);
  * frame.  The match state must be set up for btopt, btultra or btultra2. */
 XC_HIDDEN void xc_zstd_fill_bt_opt(xc_zmatch_state *ms, const uint8_t *iend);
 
+/* match_fill.c: the fills of a prepared dictionary's tables.  fast and
+ * dfast insert every third position and then the others into cells still
+ * empty (as libzstd fills a dictionary's table); btlazy2 sorts every
+ * position into its tree.  xc_zstd_fill_fn_for() gives the fill of a
+ * strategy, NULL when it has none (its finder inserts lazily from
+ * next_to_update on its first search). */
+typedef void (*xc_zstd_fill_fn)(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN void xc_zstd_fill_fast(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN void xc_zstd_fill_dfast(xc_zmatch_state *ms, const uint8_t *iend);
+XC_HIDDEN xc_zstd_fill_fn xc_zstd_fill_fn_for(unsigned strategy);
+
+/* match_fill.c: the last position whose 8 hashed bytes end by iend, plus
+ * one (0 when none). */
+XC_HIDDEN uint32_t xc_zstd_hash_end(const xc_zmatch_state *ms, const uint8_t *iend);
+
+/* match_fill.c: after a frame that wrote its positions [from, to) into
+ * copies of a prepared dictionary's tables, puts back what they held:
+ * fast's cells (from `cells`), dfast's long and short cells, or the rows
+ * of greedy, lazy and lazy2 (from the dictionary's match state dms). */
+XC_HIDDEN void xc_zstd_restore_fast(xc_zmatch_state *ms, uint32_t from, uint32_t to,
+                                    const uint32_t *cells);
+XC_HIDDEN void xc_zstd_restore_dfast(xc_zmatch_state *ms, uint32_t from, uint32_t to,
+                                     const uint32_t *cells_long, const uint32_t *cells_short);
+XC_HIDDEN void xc_zstd_restore_rows(xc_zmatch_state *ms, uint32_t from, uint32_t to,
+                                    const xc_zmatch_state *dms);
+
 /* The log of the 3-byte hash table the optimal parsers use with
  * min_match 3 (0 when none): up to 128 Ki heads, fewer for small windows. */
 static inline unsigned xc_zstd_hash3_log(const xc_zstd_cparams *p)
@@ -107,7 +133,7 @@ static inline unsigned xc_zstd_hash3_log(const xc_zstd_cparams *p)
     return XC_MIN(17u, p->window_log);
 }
 
-/* Subtracts shift from every table entry (entries below it become 0), for
+/* match_fill.c: subtracts shift from every table entry (entries below it become 0), for
  * a caller that is about to move base forward by shift bytes or the data
  * back by as many. */
 XC_HIDDEN void xc_zstd_ms_rebase(xc_zmatch_state *ms, uint32_t shift);
