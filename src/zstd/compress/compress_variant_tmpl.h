@@ -19,7 +19,6 @@
 #include "zstd/compress/match/match_lazy_tmpl.h"
 #include "zstd/compress/match/match_opt_tmpl.h"
 #include "zstd/compress/match/match_fast_dict_tmpl.h"
-#include "zstd/compress/match/match_lazy_dict_tmpl.h"
 #include "zstd/compress/compress_seq_stream_tmpl.h"
 #include "zstd/entropy/huf_encode_stream_tmpl.h"
 

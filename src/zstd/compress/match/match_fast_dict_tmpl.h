@@ -71,13 +71,9 @@ static inline const uint8_t *back(const segs *s, const uint8_t *p, uint32_t off,
  * byte when m reaches mend (a dictionary match); mend NULL for a match in
  * the frame. */
 static inline size_t seg_count2(const segs *s, const uint8_t *ip, const uint8_t *m,
-                            const uint8_t *iend, const uint8_t *mend)
+                                const uint8_t *iend, const uint8_t *mend)
 {
-    if (!mend) return xc_zcount(ip, m, iend);
-    const uint8_t *lim = (size_t)(iend - ip) > (size_t)(mend - m) ? ip + (mend - m) : iend;
-    size_t const n = xc_zcount(ip, m, lim);
-    if (m + n != mend) return n;
-    return n + xc_zcount(ip + n, s->prefix, iend);
+    return xc_zcount_2seg(ip, m, iend, mend, s->prefix);
 }
 
 /* The segments a block ending at iend sees, whose window starts at frame

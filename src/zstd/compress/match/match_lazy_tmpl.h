@@ -53,40 +53,56 @@
 #include "zstd/compress/match/match_search_bt.h"
 #include "zstd/compress/match/match_search_hc.h"
 #include "zstd/compress/match/match_search_row.h"
+#include "zstd/compress/match/match_search_dict.h"
 
 /* Positions without a match after which the stride grows by one: 2^8. */
 #define LAZY_SKIP_LOG 8
 
 enum { SEARCH_HC = 0, SEARCH_ROW = 1, SEARCH_BT = 2 };
 
-XC_FORCE_INLINE size_t lazy_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
-                                   unsigned mls, uint32_t *offset, int kind, int simd)
+/* The best match at ip (see the top): the frame's own search, or with a
+ * dictionary attached (dict set) the frame's and the dictionary's
+ * (match_search_dict.h). */
+XC_FORCE_INLINE size_t lazy_search(dsearch *d, const uint8_t *ip, const uint8_t *iend,
+                                   unsigned mls, uint32_t *offset, int kind, int simd, int dict)
 {
-    if (kind == SEARCH_ROW) return row_search(s, ip, iend, mls, offset, simd);
-    if (kind == SEARCH_BT) return bt_search(s, ip, iend, mls, offset);
-    return hc_search(s, ip, iend, mls, offset);
+    if (dict) return dict_any_search(d, ip, iend, mls, offset, kind == SEARCH_BT, simd);
+    if (kind == SEARCH_ROW) return row_search(&d->s, ip, iend, mls, offset, simd);
+    if (kind == SEARCH_BT) return bt_search(&d->s, ip, iend, mls, offset);
+    return hc_search(&d->s, ip, iend, mls, offset);
 }
 
-/* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
+/* The length of a repeat match at p with offset r (0 for none): within the
+ * frame, or with a dictionary attached also into its content (rep_at). */
+XC_FORCE_INLINE size_t lazy_rep(const dsearch *d, const uint8_t *p, uint32_t r,
+                                const uint8_t *iend, int dict)
+{
+    if (!dict) {
+        if ((r > 0) & (xc_read32(p - r) == xc_read32(p))) return 4 + xc_zcount(p + 4, p + 4 - r, iend);
+        return 0;
+    }
+    const uint8_t *mend;
+    const uint8_t *const rm = rep_at(d, p, r, &mend);
+    if (rm && xc_read32(rm) == xc_read32(p)) return 4 + count2(d, p + 4, rm + 4, iend, mend);
+    return 0;
+}
 
 /* One step of the look-ahead at ip: a repeat at r0, weighed at rep_weight
  * bits per byte, then a search, which must win by `margin` (see the top).
  * The winner replaces the match in hand (*mlen, *ov, *mstart).  Returns 1
  * when the search won: the look-ahead then starts over from ip. */
-XC_FORCE_INLINE int lazy_step(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
-                              unsigned mls, int kind, int simd, uint32_t r0, int rep_weight,
+XC_FORCE_INLINE int lazy_step(dsearch *d, const uint8_t *ip, const uint8_t *iend, unsigned mls,
+                              int kind, int simd, int dict, uint32_t r0, int rep_weight,
                               int margin, size_t *mlen, uint32_t *ov, const uint8_t **mstart)
 {
-    if ((r0 > 0) & (xc_read32(ip) == xc_read32(ip - r0))) {
-        size_t const len = 4 + xc_zcount(ip + 4, ip + 4 - r0, iend);
-        if (rep_weight * (int)len > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
-            *mlen = len;
-            *ov = 1;
-            *mstart = ip;
-        }
+    size_t const rlen = lazy_rep(d, ip, r0, iend, dict);
+    if (rlen && rep_weight * (int)rlen > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
+        *mlen = rlen;
+        *ov = 1;
+        *mstart = ip;
     }
     uint32_t offset = 0;
-    size_t const len = lazy_search(s, ip, iend, mls, &offset, kind, simd);
+    size_t const len = lazy_search(d, ip, iend, mls, &offset, kind, simd, dict);
     if (len >= 4 && 4 * (int)len - xc_zoff_cost(offset + 3) > 4 * (int)*mlen - xc_zoff_cost(*ov) + margin) {
         *mlen = len;
         *ov = offset + 3;
@@ -99,42 +115,45 @@ XC_FORCE_INLINE int lazy_step(xc_zsearch *s, const uint8_t *ip, const uint8_t *i
 XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                  const uint8_t *const src, size_t const size, unsigned const mls,
                                  int const kind, int const depth, unsigned const row_log,
-                                 int const simd)
+                                 int const dict, int const simd)
 {
     const uint8_t *const base = ms->base;
     const uint8_t *const iend = src + size;
     const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
     const uint8_t *const frame_p = base + ms->start;
     const uint8_t *anchor = src;
-    /* The first byte of the history has nothing before it to match. */
-    const uint8_t *ip = src + (src == frame_p);
+    /* The first byte of the history has nothing before it to match (but a
+     * frame's first byte may match an attached dictionary's content). */
+    const uint8_t *ip = src + (!dict && src == frame_p);
 
     xc_zcursor out = xc_zcursor_open(ss);
     uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
     uint32_t off0 = 0, off1 = 0;
-    {
+    if (!dict) {
         uint32_t const max_rep = (uint32_t)(ip - frame_p);
         if (r0 > max_rep) off0 = r0, r0 = 0;
         if (r1 > max_rep) off1 = r1, r1 = 0;
     }
-    xc_zsearch s;
-    xc_zsearch_open(&s, ms);
+    dsearch d;
+    xc_zsearch_open(&d.s, ms);
+    if (dict) dict_open(&d, ms, kind == SEARCH_BT);
     /* A row log known at compile time (the specialised copies below) makes
      * the row's size, masks and prefetches constants. */
-    if (kind == SEARCH_ROW && row_log) s.row_log = row_log;
+    if (kind == SEARCH_ROW && row_log) d.s.row_log = row_log;
     /* After a very long match in the previous block, do not insert all of
-     * it: the last couple of hundred positions are the useful ones. */
-    {
+     * it: the last couple of hundred positions are the useful ones.  (An
+     * attached frame is one block.) */
+    if (!dict) {
         uint32_t const cur = (uint32_t)(src - base);
-        if (cur > s.next + 384) s.next = cur - XC_MIN(192u, cur - s.next - 384);
+        if (cur > d.s.next + 384) d.s.next = cur - XC_MIN(192u, cur - d.s.next - 384);
     }
     if (kind == SEARCH_ROW) {
-        if (src == frame_p) row_frame_begin(&s, size);
-        row_fill_cache(&s, iend, mls);
+        if (!dict && src == frame_p) row_frame_begin(&d.s, size);
+        row_fill_cache(&d.s, iend, mls);
     } else if (kind == SEARCH_BT)
-        bt_fill_cache(&s, iend, mls);
+        bt_fill_cache(&d.s, iend, mls);
     else
-        hc_fill_cache(&s, iend, mls);
+        hc_fill_cache(&d.s, iend, mls);
 
     while (ip < ilimit) {
         const uint8_t *mstart = ip + 1;
@@ -143,13 +162,16 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
          * one literal here, so 1 means r0), offset + 3 otherwise. */
         uint32_t ov = 1;
 
-        if ((r0 > 0) & (xc_read32(ip + 1 - r0) == xc_read32(ip + 1))) {
-            mlen = 4 + xc_zcount(ip + 1 + 4, ip + 1 + 4 - r0, iend);
-            if (depth == 0) goto store;
+        {
+            size_t const rlen = lazy_rep(&d, ip + 1, r0, iend, dict);
+            if (rlen) {
+                mlen = rlen;
+                if (depth == 0) goto store;
+            }
         }
         {
             uint32_t offset = 0;
-            size_t const len = lazy_search(&s, ip, iend, mls, &offset, kind, simd);
+            size_t const len = lazy_search(&d, ip, iend, mls, &offset, kind, simd, dict);
             if (len > mlen) {
                 mlen = len;
                 mstart = ip;
@@ -170,8 +192,8 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
          * programs before, 0.93-0.98x in both after). */
         for (int k = 1; k <= depth && ip < ilimit;) {
             ip++;
-            if (lazy_step(&s, ip, iend, mls, kind, simd, r0, k == 1 ? 3 : 4, k == 1 ? 4 : 7,
-                          &mlen, &ov, &mstart))
+            if (lazy_step(&d, ip, iend, mls, kind, simd, dict, r0, k == 1 ? 3 : 4,
+                          k == 1 ? 4 : 7, &mlen, &ov, &mstart))
                 k = 1;
             else
                 k++;
@@ -179,9 +201,21 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
 
         if (ov > 3) {
             uint32_t const offset = ov - 3;
-            while ((mstart > anchor) & (mstart - offset > frame_p) &&
-                   mstart[-1] == mstart[-1 - (ptrdiff_t)offset]) {
+            /* Extend backwards over equal bytes, within the segment the
+             * match lies in: the frame, or an attached dictionary's content. */
+            const uint8_t *match = mstart - offset, *mlow = frame_p;
+            if (dict) {
+                size_t const pos = (size_t)(mstart - d.prefix);
+                if (offset <= pos) {
+                    mlow = d.prefix;
+                } else {
+                    match = d.dend - (offset - pos);
+                    mlow = d.dlowest;
+                }
+            }
+            while ((mstart > anchor) & (match > mlow) && mstart[-1] == match[-1]) {
                 mstart--;
+                match--;
                 mlen++;
             }
             r2 = r1;
@@ -194,8 +228,9 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
 
         /* A match right after a match at the previous offset: with no
          * literals, Offset_Value 1 names r1 (§3.1.2.5); r0 and r1 swap. */
-        while (ip <= ilimit && ((r1 > 0) & (xc_read32(ip) == xc_read32(ip - r1)))) {
-            size_t const rlen = 4 + xc_zcount(ip + 4, ip + 4 - r1, iend);
+        while (ip <= ilimit) {
+            size_t const rlen = lazy_rep(&d, ip, r1, iend, dict);
+            if (!rlen) break;
             uint32_t const t = r1;
             r1 = r0;
             r0 = t;
@@ -205,13 +240,13 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
         }
     }
 
-    xc_zsearch_close(&s, ms);
+    xc_zsearch_close(&d.s, ms);
     xc_zcursor_close(ss, out);
     xc_zrep_restore(rep, r0, r1, r2, off0, off1);
     return (size_t)(iend - anchor);
 }
 
-#define LAZY_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth, 0)
+#define LAZY_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth, 0, 0)
 
 LAZY_MLS(greedy_hc, SEARCH_HC, 0)
 LAZY_MLS(lazy_hc, SEARCH_HC, 1)
@@ -229,7 +264,7 @@ LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
 #if XC_ZVARIANT_SIMD
 #  define ROW_ONE(name, depth, mls, rl)                                                     \
     XC_ZFINDER(name##_##mls##_r##rl,                                                        \
-               lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, xc_simd))
+               lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, 0, xc_simd))
 #  define ROW_MLS(name, depth, mls)                                                         \
     ROW_ONE(name, depth, mls, 4) ROW_ONE(name, depth, mls, 5) ROW_ONE(name, depth, mls, 6)
 #  define ROW_FINDERS(name, depth)                                                          \
@@ -238,7 +273,7 @@ LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
 #  define ROW_TABLE(name) {ROW_BY_LOG(name, 4), ROW_BY_LOG(name, 5), ROW_BY_LOG(name, 6)}
 #else
 #  define ROW_ONE(name, depth, mls)                                                         \
-    XC_ZFINDER(name##_##mls, lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, 0))
+    XC_ZFINDER(name##_##mls, lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, 0, 0))
 #  define ROW_FINDERS(name, depth)                                                          \
     ROW_ONE(name, depth, 4) ROW_ONE(name, depth, 5) ROW_ONE(name, depth, 6)
 #  define ROW_BY_LOG(name, mls) {name##_##mls, name##_##mls, name##_##mls}
@@ -286,6 +321,32 @@ static size_t finder_lazy2(XC_ZFINDER_ARGS)
 static size_t finder_btlazy2(XC_ZFINDER_ARGS)
 {
     static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_bt);
+    return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
+}
+
+/* The attached mode: one copy per strategy and min_match, reading the row
+ * log from the match state. */
+#define DICT_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth, 0, 1)
+
+DICT_MLS(greedy_dict, SEARCH_ROW, 0)
+DICT_MLS(lazy_dict, SEARCH_ROW, 1)
+DICT_MLS(lazy2_dict, SEARCH_ROW, 2)
+DICT_MLS(btlazy2_dict, SEARCH_BT, 2)
+
+static size_t finder_lazy_dict(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table greedy = XC_ZFINDER_MLS_TABLE(greedy_dict),
+                                      lazy = XC_ZFINDER_MLS_TABLE(lazy_dict),
+                                      lazy2 = XC_ZFINDER_MLS_TABLE(lazy2_dict);
+    const xc_zfinder_mls_table *v = ms->p.strategy == XC_ZSTRAT_GREEDY ? &greedy
+                                    : ms->p.strategy == XC_ZSTRAT_LAZY ? &lazy
+                                                                       : &lazy2;
+    return xc_zfinder_run_mls(v, ms, ss, rep, src, size);
+}
+
+static size_t finder_btlazy2_dict(XC_ZFINDER_ARGS)
+{
+    static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_dict);
     return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
 }
 

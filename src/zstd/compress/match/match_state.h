@@ -224,6 +224,20 @@ XC_FORCE_INLINE size_t xc_zcount(const uint8_t *ip, const uint8_t *match, const 
     return (size_t)(ip - start);
 }
 
+/* xc_zcount() for a match that may lie in another segment: m in a segment
+ * ending at mend (a dictionary's content searched in place) goes on at
+ * `next` (the frame's first byte) when it reaches mend; mend NULL for a
+ * match in the same segment as ip. */
+XC_FORCE_INLINE size_t xc_zcount_2seg(const uint8_t *ip, const uint8_t *m, const uint8_t *iend,
+                                      const uint8_t *mend, const uint8_t *next)
+{
+    if (!mend) return xc_zcount(ip, m, iend);
+    const uint8_t *const lim = (size_t)(iend - ip) > (size_t)(mend - m) ? ip + (mend - m) : iend;
+    size_t const n = xc_zcount(ip, m, lim);
+    if (m + n != mend) return n;
+    return n + xc_zcount(ip + n, next, iend);
+}
+
 /* Repeat offsets that point before index 0 at the start of a block (the
  * initial 1, 4, 8 at the very start of a frame) must not be tried, so the
  * fast finders replace them by 0, which their checks skip, and put them back

@@ -1,28 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The greedy, lazy, lazy2 and btlazy2 strategies with a prepared
- * dictionary searched where it lies (attached), for small one-shot inputs:
- * levels 4..12 or so, whichever use these strategies for the dictionary's
- * size.  (libzstd calls this the dictMatchState mode.)
- *
- * Why.  Placing the content before the input (compress_dict.c) lets
- * the ordinary finders run, but the frame then inserts its positions into
- * rows copied from the dictionary, and putting those rows back afterwards
- * costs a row copy (up to four cache lines) per input byte: for records of
- * a few hundred bytes, more than the parse itself.  Here the frame's own
- * rows hold only its own positions and the dictionary's are only read.
+ * Searching a prepared dictionary where it lies, for the searching
+ * finders' attached mode (match_lazy_tmpl.h with dict set; libzstd calls
+ * it dictMatchState): the frame's own rows or tree first, then the
+ * dictionary's, which are only read.
  *
  * Tables.  The frame's rows are as wide as the dictionary's (row_log and
  * min_match are the same) but fewer, as many as the input needs (see
- * compress_dict.c): a few KiB that stay in the first-level cache,
+ * dict/compress_dict.c): a few KiB that stay in the first-level cache,
  * where rows for every position of the content would take hundreds of KiB
  * and a cache miss per inserted position.  So each search hashes twice,
  * once for each table.  btlazy2 likewise gets buckets and a tree sized for
- * the input (see bt_dict_search for the dictionary's tree).  The frame's cells from earlier frames hold indices
- * below ms->start, which the search treats as the end of a row (rows are
- * rings read newest first), so nothing is cleared between frames; heads
- * left by earlier frames may point anywhere, which only changes where the
- * ring starts.
+ * the input (see bt_dict_search for the dictionary's tree).  The frame's
+ * cells from earlier frames hold indices below ms->start, which the search
+ * treats as the end of a row (rows are rings read newest first), so
+ * nothing is cleared between frames; heads left by earlier frames may
+ * point anywhere, which only changes where the ring starts.
  *
  * Search.  Each search reads the frame's row, then the dictionary's: up to
  * 2^search_log candidates in all, the frame's first (the nearest, so ties
@@ -35,28 +28,18 @@
  * Repeat offsets resolve the same way: within the frame, or into the
  * content, where one whose 4 bytes would straddle the content's end and
  * the frame's start is not tried (a match that does straddle is still
- * found by counting on).  The parse itself is match_lazy.c's, with the same
- * weights, so frames differ from the placed layout's only in which
- * candidates the rows hold.
+ * found by counting on).
  *
- * This file is a template: every ISA variant of the encoder includes it
- * (after match_tmpl.h has set the variant's target and SIMD flag) and so
- * compiles its own copy of these finders; the entry points are static and
- * reach the rest of the encoder through the variant's kernel table
- * (compress_kernels.h).  It may call the match state and sequence store of
- * compress_internal.h and the search headers of this folder, nothing above
- * them.
+ * Like the other search headers, it is compiled into every ISA variant
+ * through the finder templates.  It may call the match state, the
+ * prepared dictionary's fields (dict/cdict.h, data only) and the row and
+ * tree searches of this folder.
  */
-#ifndef XC_ZSTD_MATCH_LAZY_DICT_TMPL_H
-#define XC_ZSTD_MATCH_LAZY_DICT_TMPL_H
+#ifndef XC_ZSTD_MATCH_SEARCH_DICT_H
+#define XC_ZSTD_MATCH_SEARCH_DICT_H
 #include "zstd/dict/cdict.h"
 #include "zstd/compress/match/match_search_bt.h"
 #include "zstd/compress/match/match_search_row.h"
-
-/* Positions without a match after which the stride grows by one: 2^8. */
-#define SKIP_LOG 8
-
-enum { KIND_ROW = 0, KIND_BT = 1 };
 
 typedef struct {
     xc_zsearch s;               /* the frame's rows or trees */
@@ -75,17 +58,12 @@ typedef struct {
     uint32_t window;
 } dsearch;
 
-/* Bytes ip[0..) agrees with m[0..), counting up to iend; m in the content
- * (mend its end) goes on at the frame's first byte, m in the frame has
- * mend NULL. */
+/* Bytes ip[0..) agrees with m[0..) up to iend; m in the content (mend its
+ * end) goes on at the frame's first byte, m in the frame has mend NULL. */
 XC_FORCE_INLINE size_t count2(const dsearch *d, const uint8_t *ip, const uint8_t *m,
                               const uint8_t *iend, const uint8_t *mend)
 {
-    if (!mend) return xc_zcount(ip, m, iend);
-    const uint8_t *const lim = (size_t)(iend - ip) > (size_t)(mend - m) ? ip + (mend - m) : iend;
-    size_t const n = xc_zcount(ip, m, lim);
-    if (m + n != mend) return n;
-    return n + xc_zcount(ip + n, d->prefix, iend);
+    return xc_zcount_2seg(ip, m, iend, mend, d->prefix);
 }
 
 /* The bytes `off` back from p (a frame byte), or NULL when that is not a
@@ -246,188 +224,40 @@ XC_FORCE_INLINE size_t bt_dict_search(dsearch *d, const uint8_t *ip, const uint8
     return flen;
 }
 
-XC_FORCE_INLINE size_t any_search(dsearch *d, const uint8_t *ip, const uint8_t *iend,
-                                  unsigned mls, uint32_t *offset, int kind, int simd)
+/* The best match at ip among the frame's and the dictionary's candidates:
+ * rows, or btlazy2's trees (bt set). */
+XC_FORCE_INLINE size_t dict_any_search(dsearch *d, const uint8_t *ip, const uint8_t *iend,
+                                       unsigned mls, uint32_t *offset, int bt, int simd)
 {
-    if (kind == KIND_BT) return bt_dict_search(d, ip, iend, mls, offset);
+    if (bt) return bt_dict_search(d, ip, iend, mls, offset);
     return dict_search(d, ip, iend, mls, offset, simd);
 }
 
-/* log2 of an Offset_Value: what sending it costs, in bits, near enough. */
-
-/* One step of the look-ahead (match_lazy.c's lazy_step, with repeats that
- * may reach into the content). */
-XC_FORCE_INLINE int dict_step(dsearch *d, const uint8_t *ip, const uint8_t *iend, unsigned mls,
-                              int kind, int simd, uint32_t r0, int rep_weight, int margin,
-                              size_t *mlen, uint32_t *ov, const uint8_t **mstart)
-{
-    const uint8_t *mend;
-    const uint8_t *const rm = rep_at(d, ip, r0, &mend);
-    if (rm && xc_read32(ip) == xc_read32(rm)) {
-        size_t const len = 4 + count2(d, ip + 4, rm + 4, iend, mend);
-        if (rep_weight * (int)len > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
-            *mlen = len;
-            *ov = 1;
-            *mstart = ip;
-        }
-    }
-    uint32_t offset = 0;
-    size_t const len = any_search(d, ip, iend, mls, &offset, kind, simd);
-    if (len >= 4 && 4 * (int)len - xc_zoff_cost(offset + 3) > 4 * (int)*mlen - xc_zoff_cost(*ov) + margin) {
-        *mlen = len;
-        *ov = offset + 3;
-        *mstart = ip;
-        return 1;
-    }
-    return 0;
-}
-
-XC_FORCE_INLINE size_t lazy_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
-                                      const uint8_t *const src, size_t const size,
-                                      unsigned const mls, int const kind, int const depth,
-                                      int const simd)
+/* Sets up d (whose frame search d->s is open) for the dictionary ms->dict:
+ * rows, or btlazy2's tree (bt set). */
+XC_FORCE_INLINE void dict_open(dsearch *d, const xc_zmatch_state *ms, int bt)
 {
     const xc_zstd_cdict *const cd = ms->dict;
-    const uint8_t *const iend = src + size;
-    const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
-    const uint8_t *anchor = src;
-    const uint8_t *ip = src; /* the first byte may match the content */
-
-    dsearch d;
-    xc_zsearch_open(&d.s, ms);
-    d.dcells = cd->ms.hash_table;
-    d.dtags = cd->ms.tag_table;
-    d.dheads = cd->ms.row_heads;
-    d.dbase = cd->ms.base;
-    d.dlowest = cd->content;
-    d.dend = cd->content + cd->content_size;
-    d.prefix = ms->base + ms->start;
-    d.dend_idx = (uint32_t)cd->content_size + 1;
-    d.window = (uint32_t)1 << ms->p.window_log;
-    if (kind == KIND_BT) {
-        d.dhash_bits = cd->ms.p.hash_log;
-        d.dlinks = cd->ms.chain_table;
-        d.dmask = (uint32_t)(cd->ms.chain_size >> 1) - 1;
-        d.dbt_low = d.dend_idx > d.dmask ? d.dend_idx - d.dmask : 0;
-        bt_fill_cache(&d.s, iend, mls);
+    d->dcells = cd->ms.hash_table;
+    d->dtags = cd->ms.tag_table;
+    d->dheads = cd->ms.row_heads;
+    d->dbase = cd->ms.base;
+    d->dlowest = cd->content;
+    d->dend = cd->content + cd->content_size;
+    d->prefix = ms->base + ms->start;
+    d->dend_idx = (uint32_t)cd->content_size + 1;
+    d->window = (uint32_t)1 << ms->p.window_log;
+    if (bt) {
+        d->dhash_bits = cd->ms.p.hash_log;
+        d->dlinks = cd->ms.chain_table;
+        d->dmask = (uint32_t)(cd->ms.chain_size >> 1) - 1;
+        d->dbt_low = d->dend_idx > d->dmask ? d->dend_idx - d->dmask : 0;
     } else {
-        d.dhash_bits = cd->ms.p.hash_log - cd->ms.row_log + 8;
-        d.dlinks = NULL;
-        d.dmask = 0;
-        d.dbt_low = 0;
-        row_fill_cache(&d.s, iend, mls);
+        d->dhash_bits = cd->ms.p.hash_log - cd->ms.row_log + 8;
+        d->dlinks = NULL;
+        d->dmask = 0;
+        d->dbt_low = 0;
     }
-
-    xc_zcursor out = xc_zcursor_open(ss);
-    uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
-
-    while (ip < ilimit) {
-        const uint8_t *mstart = ip + 1;
-        size_t mlen = 0;
-        uint32_t ov = 1; /* as in match_lazy.c: 1 is r0 after a literal */
-        {
-            const uint8_t *mend;
-            const uint8_t *const rm = rep_at(&d, ip + 1, r0, &mend);
-            if (rm && xc_read32(rm) == xc_read32(ip + 1)) {
-                mlen = 4 + count2(&d, ip + 1 + 4, rm + 4, iend, mend);
-                if (depth == 0) goto store;
-            }
-        }
-        {
-            uint32_t offset = 0;
-            size_t const len = any_search(&d, ip, iend, mls, &offset, kind, simd);
-            if (len > mlen) {
-                mlen = len;
-                mstart = ip;
-                ov = offset + 3;
-            }
-        }
-        if (mlen < 4) {
-            ip += ((size_t)(ip - anchor) >> SKIP_LOG) + 1;
-            continue;
-        }
-
-        /* The look-ahead of match_lazy.c, with one call site for both steps. */
-        for (int k = 1; k <= depth && ip < ilimit;) {
-            ip++;
-            if (dict_step(&d, ip, iend, mls, kind, simd, r0, k == 1 ? 3 : 4, k == 1 ? 4 : 7,
-                          &mlen, &ov, &mstart))
-                k = 1;
-            else
-                k++;
-        }
-
-        if (ov > 3) {
-            uint32_t const offset = ov - 3;
-            size_t const pos = (size_t)(mstart - d.prefix);
-            /* Extend backwards within the segment the match lies in. */
-            const uint8_t *match, *mlow;
-            if (offset <= pos) {
-                match = mstart - offset;
-                mlow = d.prefix;
-            } else {
-                match = d.dend - (offset - pos);
-                mlow = d.dlowest;
-            }
-            while ((mstart > anchor) & (match > mlow) && mstart[-1] == match[-1]) {
-                mstart--;
-                match--;
-                mlen++;
-            }
-            r2 = r1;
-            r1 = r0;
-            r0 = offset;
-        }
-    store:
-        xc_zput_seq(&out, (size_t)(mstart - anchor), anchor, iend, ov, mlen);
-        ip = anchor = mstart + mlen;
-
-        /* Repeats at r1 right after a match (§3.1.2.5: with no literals,
-         * Offset_Value 1 names r1); r0 and r1 swap. */
-        while (ip <= ilimit) {
-            const uint8_t *mend;
-            const uint8_t *const rm = rep_at(&d, ip, r1, &mend);
-            if (!rm || xc_read32(ip) != xc_read32(rm)) break;
-            size_t const rlen = 4 + count2(&d, ip + 4, rm + 4, iend, mend);
-            uint32_t const t = r1;
-            r1 = r0;
-            r0 = t;
-            xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
-            ip += rlen;
-            anchor = ip;
-        }
-    }
-
-    xc_zsearch_close(&d.s, ms);
-    xc_zcursor_close(ss, out);
-    rep[0] = r0;
-    rep[1] = r1;
-    rep[2] = r2;
-    return (size_t)(iend - anchor);
-}
-
-#define DICT_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_dict_body, kind, depth)
-
-DICT_MLS(greedy_dict, KIND_ROW, 0)
-DICT_MLS(lazy_dict, KIND_ROW, 1)
-DICT_MLS(lazy2_dict, KIND_ROW, 2)
-DICT_MLS(btlazy2_dict, KIND_BT, 2)
-
-static size_t finder_lazy_dict(XC_ZFINDER_ARGS)
-{
-    static const xc_zfinder_mls_table greedy = XC_ZFINDER_MLS_TABLE(greedy_dict),
-                                      lazy = XC_ZFINDER_MLS_TABLE(lazy_dict),
-                                      lazy2 = XC_ZFINDER_MLS_TABLE(lazy2_dict);
-    const xc_zfinder_mls_table *v = ms->p.strategy == XC_ZSTRAT_GREEDY ? &greedy
-                                    : ms->p.strategy == XC_ZSTRAT_LAZY ? &lazy
-                                                                       : &lazy2;
-    return xc_zfinder_run_mls(v, ms, ss, rep, src, size);
-}
-
-static size_t finder_btlazy2_dict(XC_ZFINDER_ARGS)
-{
-    static const xc_zfinder_mls_table bt = XC_ZFINDER_MLS_TABLE(btlazy2_dict);
-    return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
 }
 
 #endif
