@@ -113,18 +113,8 @@ XC_FORCE_INLINE size_t dict_search(dsearch *d, const uint8_t *ip, const uint8_t 
         XC_PREFETCH(d->dcells + next);
         XC_PREFETCH(d->dtags + next);
     }
-    row_update(s, cur, iend, mls);
-    uint32_t const h = row_next_hash(s, cur, (size_t)(iend - base), mls);
-    uint32_t const row = h >> 8;
-    size_t const first = (size_t)row << row_log;
-
-    unsigned const head = s->heads[row] & (cells - 1);
-    uint64_t const m = row_rotate(row_tag_mask(s->tags + first, row_log, (uint8_t)h, simd), head,
-                                  cells);
     /* low is the frame's start: older frames, and older still beyond. */
-    row_collect(s->table, first, head, cells, m, low, base, &attempts, cand, &nc);
-    row_insert_one(s, cur, h);
-    s->next = cur + 1;
+    row_gather(s, ip, iend, mls, low, simd, &attempts, cand, &nc);
 
     /* The dictionary's cells: distance reach - d, at most one window. */
     uint32_t const reach = (uint32_t)(ip - d->prefix) + d->dend_idx;

@@ -287,22 +287,17 @@ XC_FORCE_INLINE size_t row_best(const uint8_t *base, const uint32_t *cand, unsig
     return best;
 }
 
-/* The longest match at ip (at least 4 bytes to count) among the cells of
- * its row that carry its tag; its offset in *offset.  Returns 3 or less
- * when there is none.  ip is inserted as well.  simd picks the SSE2 tag
- * comparison on x64, NEON on Arm64 (same result). */
-XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
-                                  unsigned mls, uint32_t *offset, int simd)
+/* The cells of ip's row that carry its tag and lie at or above low, into
+ * cand[*nc..] (newest first, up to *attempts of them); then ip joins its
+ * row, which it must only do after the row was read. */
+XC_FORCE_INLINE void row_gather(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                                unsigned mls, uint32_t low, int simd, unsigned *attempts,
+                                uint32_t *cand, unsigned *nc)
 {
     const uint8_t *const base = s->base;
     unsigned const row_log = s->row_log;
     uint32_t const cells = (uint32_t)1 << row_log;
     uint32_t const cur = (uint32_t)(ip - base);
-    uint32_t const low = cur - s->start > s->window ? cur - s->window : s->start;
-    unsigned attempts = XC_MIN(s->attempts, cells);
-    uint32_t cand[64];
-    unsigned nc = 0;
-
     row_update(s, cur, iend, mls);
     uint32_t const h = row_next_hash(s, cur, (size_t)(iend - base), mls);
     uint32_t const row = h >> 8;
@@ -312,11 +307,25 @@ XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_
     unsigned const head = s->heads[row] & (cells - 1);
     uint64_t const m = row_rotate(row_tag_mask(s->tags + first, row_log, (uint8_t)h, simd), head,
                                   cells);
-    row_collect(s->table, first, head, cells, m, low, base, &attempts, cand, &nc);
-    /* ip joins its row only now, after the row was read. */
+    row_collect(s->table, first, head, cells, m, low, base, attempts, cand, nc);
     row_insert_one(s, cur, h);
     s->next = cur + 1;
-    return row_best(base, cand, nc, ip, iend, cur, 3, offset);
+}
+
+/* The longest match at ip (at least 4 bytes to count) among the cells of
+ * its row that carry its tag; its offset in *offset.  Returns 3 or less
+ * when there is none.  ip is inserted as well.  simd picks the SSE2 tag
+ * comparison on x64, NEON on Arm64 (same result). */
+XC_FORCE_INLINE size_t row_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                                  unsigned mls, uint32_t *offset, int simd)
+{
+    uint32_t const cur = (uint32_t)(ip - s->base);
+    uint32_t const low = cur - s->start > s->window ? cur - s->window : s->start;
+    unsigned attempts = XC_MIN(s->attempts, (uint32_t)1 << s->row_log);
+    uint32_t cand[64];
+    unsigned nc = 0;
+    row_gather(s, ip, iend, mls, low, simd, &attempts, cand, &nc);
+    return row_best(s->base, cand, nc, ip, iend, cur, 3, offset);
 }
 
 #endif /* XC_ZSTD_SEARCH_ROW_H */
