@@ -51,7 +51,7 @@
  * large enough because every sequence takes at least 3 bytes of the block
  * and no literal byte.
  *
- * Dictionaries.  compress_dict.c keeps a dictionary's tables across
+ * Dictionaries.  compress_history.c keeps a dictionary's tables across
  * frames when a frame of one block leaves the same table slots in force;
  * two partitions may flip a slot twice, so a split marks them as not held.
  *

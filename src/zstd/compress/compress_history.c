@@ -19,7 +19,7 @@
  *
  * Attached history (XC_ZHIST_ATTACHED).  Small one-shot frames of the fast
  * to btlazy2 strategies search the dictionary's tables where they lie
- * (match_fast_dict_tmpl.h, match_lazy_dict_tmpl.h): the frame only gets
+ * (match_fast_dict_tmpl.h, match_lazy_tmpl.h in its dictionary mode): the frame only gets
  * the finder, the entropy tables and the repeat offsets.
  *
  * What a frame costs.  The window buffer keeps the content between frames,

@@ -27,8 +27,9 @@ struct xc_zstd_ckernels {
      * window alone (a dictionary, if any, placed in it before the input). */
     xc_zstd_block_fn finder[XC_ZSTRAT_MAX + 1];
     /* The finders that search a prepared dictionary where it lies
-     * (attached, match_fast_dict_tmpl.h and match_lazy_dict_tmpl.h): NULL
-     * for the strategies that have none (the optimal parsers). */
+     * (attached: match_fast_dict_tmpl.h, and match_lazy_tmpl.h in its
+     * dictionary mode); NULL for the strategies that have none (the
+     * optimal parsers). */
     xc_zstd_block_fn attached[XC_ZSTRAT_MAX + 1];
     xc_huf_compress_fn huf_1x;
     xc_huf_compress_fn huf_4x;

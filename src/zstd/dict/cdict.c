@@ -233,7 +233,7 @@ size_t xc_zstd_cdict_build(xc_zstd_cdict **out, const void *dict, size_t size,
     xc_ztable_layout const t = xc_zstd_table_layout(p);
     cd->table_words = t.total;
     /* Aligned to a cache line as a context's tables are, so that a row of
-     * cells copied back after a frame (compress_dict.c) spans as few
+     * cells copied back after a frame (compress_history.c) spans as few
      * lines here as there. */
     size_t const bytes = (t.total * sizeof(uint32_t) + 63) & ~(size_t)63;
     cd->tables = (uint32_t *)aligned_alloc(64, bytes);

@@ -11,7 +11,7 @@
  * creation, so any number of contexts in any number of threads may read it.
  *
  * Small one-shot frames of the fast to btlazy2 strategies search the
- * dictionary's tables in place (match_fast_dict.c, match_lazy_dict.c).
+ * dictionary's tables in place (match_fast_dict_tmpl.h, match_lazy_tmpl.h in its dictionary mode).
  * Other frames are
  * compressed from the context's window buffer with the content placed
  * right before the input, so every match finder sees one contiguous
@@ -57,7 +57,7 @@ struct xc_zstd_cdict_s {
     size_t table_words;
     /* fast and dfast: for each cell of the hash table (and dfast's short
      * table after it), 8 more bits of its position's hash, so that a frame
-     * searching the tables in place (match_fast_dict.c) skips most wrong
+     * searching the tables in place (match_fast_dict_tmpl.h) skips most wrong
      * candidates without reading the content; NULL for other strategies. */
     uint8_t *tags;
     xc_zmatch_state ms;
@@ -91,6 +91,6 @@ static inline uint8_t xc_zdict_tag(size_t hash_plus8) { return (uint8_t)hash_plu
  * `attached` table (compress_kernels.h): fast and dfast with the
  * dictionary's min_match and tables no larger than the dictionary's
  * (match_fast_dict_tmpl.h); greedy, lazy and lazy2 over rows as wide as
- * the dictionary's, and btlazy2 (match_lazy_dict_tmpl.h). */
+ * the dictionary's, and btlazy2 (match_lazy_tmpl.h, dictionary mode). */
 
 #endif /* XC_ZSTD_CDICT_H */

@@ -8,7 +8,7 @@
  * Three plans.  Without a dictionary, the level's parameters for the
  * input.  Small one-shot inputs of the fast to btlazy2 strategies search
  * the dictionary's tables where they lie (attached: match_fast_dict_tmpl.h,
- * match_lazy_dict_tmpl.h), up to libzstd's size cut-offs for that, with
+ * match_lazy_tmpl.h in its dictionary mode), up to libzstd's size cut-offs for that, with
  * tables of their own sized for the input.  Every other frame is
  * compressed from the window buffer with the content placed before the
  * input (placed), and starts from a copy of the dictionary's tables when it

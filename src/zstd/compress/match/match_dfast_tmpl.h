@@ -17,7 +17,7 @@
  * before the current position's candidates are compared, so their
  * latencies overlap.  Each 256 bytes without a match widen the stride by
  * one byte (with prefetches ahead), so incompressible data is skimmed.  As
- * in match_fast.c, early table writes never name a position at or after
+ * in match_fast_tmpl.h, early table writes never name a position at or after
  * where the parse resumes.
  *
  * This file is a template: every ISA variant of the encoder includes it

@@ -4,7 +4,7 @@
  * it lies (libzstd calls this attaching the dictionary), for small one-shot
  * inputs.
  *
- * Placing the dictionary in front of the input (compress_dict.c) lets
+ * Placing the dictionary in front of the input (compress_history.c) lets
  * every finder run unchanged, but each frame then owns tables that start as
  * the dictionary's, and giving them back costs about as much as the frame.
  * Here the context's own hash table holds only the frame's positions (older
@@ -12,7 +12,7 @@
  * dictionary's table is only read; the frame's candidate is tried first,
  * then the dictionary's.  One hash serves both: the frame uses the
  * dictionary's min_match, and its tables are sized for its input (about
- * two cells per position, compress_dict.c) and no larger than the
+ * two cells per position, dict/compress_dict.c) and no larger than the
  * dictionary's, so the top bits of the dictionary's hash (hash_log + 8
  * bits: cell and tag) are the frame's cell, as xc_zhash computes it with
  * the frame's log.  Tables sized for the input rather than the dictionary
@@ -198,7 +198,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
 /* dfast: a long (8-byte) and a short (min_match) candidate per position in
  * each of the frame's and the dictionary's tables; a long match is
  * preferred, and a short one is only taken after the long tables have been
- * asked about the next position, as in match_dfast.c. */
+ * asked about the next position, as in match_dfast_tmpl.h. */
 XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                        const uint8_t *const src, size_t const size,
                                        unsigned const mls)

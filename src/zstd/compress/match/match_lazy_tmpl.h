@@ -39,6 +39,14 @@
  * second copy with the SIMD row-tag comparison (SSE2 on x64, NEON on
  * Arm64), which finds exactly what the plain C does.
  *
+ * With a dictionary attached (libzstd's dictMatchState mode: small one-shot
+ * frames whose prepared dictionary is searched where it lies, see
+ * match_search_dict.h), the same parse runs with `dict` set, a constant of
+ * its own copies: repeats may reach into the dictionary's content, the
+ * search reads the frame's rows or tree and then the dictionary's, and a
+ * match is extended backwards within the segment it lies in.  The plain
+ * copies have dict 0 and compile without any of it.
+ *
  * This file is a template: every ISA variant of the encoder includes it
  * (after match_tmpl.h has set the variant's target and SIMD flag) and so
  * compiles its own copy of these finders; the entry points are static and

@@ -45,7 +45,7 @@ typedef struct {
     size_t hash_size;         /* entries in each, 0 when absent */
     size_t chain_size;
     uint32_t next_to_update;  /* first index not yet inserted (strategies that insert lazily) */
-    uint32_t hash_cache[8];   /* hashes of positions just ahead, by index % 8 (match_lazy.c) */
+    uint32_t hash_cache[8];   /* hashes of positions just ahead, by index % 8 (match_lazy_tmpl.h) */
     /* Row-based search (match_search_row.h): 0, or the log of the cells per
      * row, with a tag byte per cell of hash_table and a head per row. */
     unsigned row_log;
@@ -59,7 +59,7 @@ typedef struct {
     size_t hash3_size;
     unsigned hash3_log;
     struct xc_zopt_s *opt;
-    /* A prepared dictionary searched in place (match_fast_dict.c), or NULL. */
+    /* A prepared dictionary searched in place (match_fast_dict_tmpl.h, match_lazy_tmpl.h), or NULL. */
     const xc_zstd_cdict *dict;
 } xc_zmatch_state;
 
