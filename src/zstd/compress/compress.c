@@ -140,7 +140,8 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
     RETURN_ERROR_IF(c->stage != XC_ZSTAGE_IDLE, STAGE_WRONG);
     xc_zhistory h;
     FORWARD_IF_ERROR(xc_zstd_plan_frame(c, src_size, 1, &h));
-    if (h.mode != XC_ZHIST_PLACED) return xc_zstd_cframe_oneshot(c, &h, dst, dst_cap, src, src_size);
+    if (h.mode != XC_ZHIST_PLACED)
+        return xc_zstd_cframe_oneshot(c, &h, dst, dst_cap, src, src_size);
     /* A dictionary placed before the input: through the window buffer, one
      * copy of the input, which small inputs do not notice, and large ones
      * get the bounded memory of streaming. */

@@ -83,8 +83,8 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
         size_t const bound = xc_zstd_compress_bound(avail);
         if (!xc_iserr(bound) && out->size - out->pos >= bound) {
             size_t const r = xc_zstd_cframe_oneshot(c, &plan, (uint8_t *)out->dst + out->pos,
-                                                   out->size - out->pos,
-                                                   (const uint8_t *)in->src + in->pos, avail);
+                                                    out->size - out->pos,
+                                                    (const uint8_t *)in->src + in->pos, avail);
             FORWARD_IF_ERROR(r);
             out->pos += r;
             in->pos = in->size;

@@ -155,7 +155,8 @@ static int attaches(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n, xc
     if (s == XC_ZSTRAT_FAST) attach = cd->p.target_length == 0 && n <= ATTACH_FAST_MAX;
     else if (s == XC_ZSTRAT_DFAST) attach = n <= ATTACH_DFAST_MAX;
     /* Rows only (the dictionary's build guarantees them for these). */
-    else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2) attach = cd->ms.row_log && n <= ATTACH_LAZY_MAX;
+    else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2)
+        attach = cd->ms.row_log && n <= ATTACH_LAZY_MAX;
     else if (s == XC_ZSTRAT_BTLAZY2) attach = n <= ATTACH_LAZY_MAX;
     /* The window only ever grows from the dictionary's, which keeps the
      * table layout (xc_zstd_cdict_build), and must hold the input. */

@@ -80,19 +80,23 @@ XC_FORCE_INLINE size_t lazy_search(dsearch *d, const uint8_t *ip, const uint8_t 
     return hc_search(&d->s, ip, iend, mls, offset);
 }
 
-/* The length of a repeat match at p with offset r (0 for none): within the
- * frame, or with a dictionary attached also into its content (rep_at). */
-XC_FORCE_INLINE size_t lazy_rep(const dsearch *d, const uint8_t *p, uint32_t r,
-                                const uint8_t *iend, int dict)
+/* Whether a repeat match at p with offset r is there (its length into
+ * *len): within the frame, or with a dictionary attached also into its
+ * content (rep_at).  A flag and a length rather than a length of 0 for
+ * none, so that the plain copies test what they tested before. */
+XC_FORCE_INLINE int lazy_rep(const dsearch *d, const uint8_t *p, uint32_t r, const uint8_t *iend,
+                             int dict, size_t *len)
 {
     if (!dict) {
-        if ((r > 0) & (xc_read32(p - r) == xc_read32(p))) return 4 + xc_zcount(p + 4, p + 4 - r, iend);
-        return 0;
+        if (!((r > 0) & (xc_read32(p - r) == xc_read32(p)))) return 0;
+        *len = 4 + xc_zcount(p + 4, p + 4 - r, iend);
+        return 1;
     }
     const uint8_t *mend;
     const uint8_t *const rm = rep_at(d, p, r, &mend);
-    if (rm && xc_read32(rm) == xc_read32(p)) return 4 + count2(d, p + 4, rm + 4, iend, mend);
-    return 0;
+    if (!rm || xc_read32(rm) != xc_read32(p)) return 0;
+    *len = 4 + count2(d, p + 4, rm + 4, iend, mend);
+    return 1;
 }
 
 /* One step of the look-ahead at ip: a repeat at r0, weighed at rep_weight
@@ -103,15 +107,17 @@ XC_FORCE_INLINE int lazy_step(dsearch *d, const uint8_t *ip, const uint8_t *iend
                               int kind, int simd, int dict, uint32_t r0, int rep_weight,
                               int margin, size_t *mlen, uint32_t *ov, const uint8_t **mstart)
 {
-    size_t const rlen = lazy_rep(d, ip, r0, iend, dict);
-    if (rlen && rep_weight * (int)rlen > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
+    size_t rlen;
+    if (lazy_rep(d, ip, r0, iend, dict, &rlen) &&
+        rep_weight * (int)rlen > rep_weight * (int)*mlen - xc_zoff_cost(*ov) + 1) {
         *mlen = rlen;
         *ov = 1;
         *mstart = ip;
     }
     uint32_t offset = 0;
     size_t const len = lazy_search(d, ip, iend, mls, &offset, kind, simd, dict);
-    if (len >= 4 && 4 * (int)len - xc_zoff_cost(offset + 3) > 4 * (int)*mlen - xc_zoff_cost(*ov) + margin) {
+    if (len >= 4 &&
+        4 * (int)len - xc_zoff_cost(offset + 3) > 4 * (int)*mlen - xc_zoff_cost(*ov) + margin) {
         *mlen = len;
         *ov = offset + 3;
         *mstart = ip;
@@ -171,8 +177,8 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
         uint32_t ov = 1;
 
         {
-            size_t const rlen = lazy_rep(&d, ip + 1, r0, iend, dict);
-            if (rlen) {
+            size_t rlen;
+            if (lazy_rep(&d, ip + 1, r0, iend, dict, &rlen)) {
                 mlen = rlen;
                 if (depth == 0) goto store;
             }
@@ -236,9 +242,8 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
 
         /* A match right after a match at the previous offset: with no
          * literals, Offset_Value 1 names r1 (§3.1.2.5); r0 and r1 swap. */
-        while (ip <= ilimit) {
-            size_t const rlen = lazy_rep(&d, ip, r1, iend, dict);
-            if (!rlen) break;
+        size_t rlen;
+        while (ip <= ilimit && lazy_rep(&d, ip, r1, iend, dict, &rlen)) {
             uint32_t const t = r1;
             r1 = r0;
             r0 = t;

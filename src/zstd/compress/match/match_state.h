@@ -59,7 +59,8 @@ typedef struct {
     size_t hash3_size;
     unsigned hash3_log;
     struct xc_zopt_s *opt;
-    /* A prepared dictionary searched in place (match_fast_dict_tmpl.h, match_lazy_tmpl.h), or NULL. */
+    /* A prepared dictionary searched in place (match_fast_dict_tmpl.h,
+     * match_lazy_tmpl.h), or NULL. */
     const xc_zstd_cdict *dict;
 } xc_zmatch_state;
 
