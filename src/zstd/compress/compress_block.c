@@ -300,14 +300,21 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
     return (size_t)(op - dst);
 }
 
-size_t xc_zstd_encode_block_body(xc_zstd_cctx *c, uint8_t *dst, size_t cap, size_t src_size,
-                                 unsigned *commit)
+size_t xc_zstd_encode_block_body(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
+                                 size_t src_size, unsigned *commit)
 {
     xc_zseqstore *const ss = &c->ss;
     unsigned lit_commit = 0, seq_commit = 0;
-    size_t const lsize = xc_zstd_encode_literals(c, dst, cap, ss->lit,
-                                                 (size_t)(ss->lit_end - ss->lit), &lit_commit);
+    /* Without sequences the literals are the block itself, read from src
+     * (the caller may not have copied them into ss->lit).  Such a block
+     * gains nothing with raw literals (their section is larger than the
+     * block): then it goes out raw, and they are not copied at all. */
+    int const alone = ss->nb_seq == 0;
+    const uint8_t *const lit = alone ? src : ss->lit;
+    size_t const nlit = alone ? src_size : (size_t)(ss->lit_end - ss->lit);
+    size_t const lsize = xc_zstd_encode_literals(c, dst, cap, lit, nlit, alone, &lit_commit);
     FORWARD_IF_ERROR(lsize);
+    if (lsize == 0) return 0;
     size_t const ssize = encode_sequences(c, dst + lsize, cap - lsize, &seq_commit);
     FORWARD_IF_ERROR(ssize);
     if (ssize == 0) return 0;
@@ -416,7 +423,7 @@ size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8
 
         if (cap > XC_ZSTD_BLOCK_HEADER) {
             csize = xc_zstd_encode_block_body(c, dst + XC_ZSTD_BLOCK_HEADER,
-                                              cap - XC_ZSTD_BLOCK_HEADER, size, &commit);
+                                              cap - XC_ZSTD_BLOCK_HEADER, src, size, &commit);
         } else {
             csize = XC_ERROR(DST_TOO_SMALL);
         }

@@ -258,8 +258,12 @@ size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const u
         ss->lit_end = ss->lit;
         size_t const tail = c->ldm_on ? xc_zldm_block(c, rep, src, size)
                                       : c->finder(&c->ms, ss, rep, src, size);
-        xc_zstore_last_literals(ss, src + size - tail, tail);
-        if (xc_zstd_split_active(c)) return xc_zstd_split_emit(c, dst, cap, src, size, last, rep);
+        /* A block of literals alone is encoded from src where it lies
+         * (xc_zstd_encode_block_body): for incompressible data that saves
+         * one of its two copies.  The splitter counts ss->lit. */
+        int const split = xc_zstd_split_active(c);
+        if (ss->nb_seq || split) xc_zstore_last_literals(ss, src + size - tail, tail);
+        if (split) return xc_zstd_split_emit(c, dst, cap, src, size, last, rep);
     }
     return xc_zstd_emit_block(c, dst, cap, src, size, last, rep);
 }

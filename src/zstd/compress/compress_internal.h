@@ -307,14 +307,16 @@ XC_HIDDEN size_t xc_zstd_split_emit(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
 
 /* ---- compress_block.c ---------------------------------------------------- */
 
-/* Encodes the sequence store (literals and sequences sections) of a block
- * of src_size bytes into dst, choosing every mode by estimated size and
- * writing new tables into the spare slots of c->ent.  Returns the size, 0
- * when the block should go out raw (it does not pay, or does not fit while
- * a raw block would), or XC_ERROR(DST_TOO_SMALL).  *commit receives the
- * flags to pass to xc_zstd_entropy_commit() if the block is used. */
+/* Encodes the sequence store (literals and sequences sections) of the
+ * block src[0..src_size) into dst, choosing every mode by estimated size
+ * and writing new tables into the spare slots of c->ent; a store without
+ * sequences takes its literals from src.  Returns the size, 0 when the
+ * block should go out raw (it does not pay, or does not fit while a raw
+ * block would), or XC_ERROR(DST_TOO_SMALL).  *commit receives the flags to
+ * pass to xc_zstd_entropy_commit() if the block is used. */
 XC_HIDDEN size_t xc_zstd_encode_block_body(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
-                                           size_t src_size, unsigned *commit);
+                                           const uint8_t *src, size_t src_size,
+                                           unsigned *commit);
 
 /* Makes the tables a committed block used (as recorded in commit) the ones
  * the decoder now holds. */
@@ -350,9 +352,12 @@ XC_HIDDEN size_t xc_zstd_min_gain(size_t n, unsigned strategy);
 XC_HIDDEN size_t xc_zstd_literals_raw(uint8_t *dst, size_t cap, const uint8_t *lit, size_t n);
 
 /* The literals section of lit[0..n) in its cheapest form.  *commit gets
- * XC_ZCOMMIT_HUF when a new tree was sent.  Returns the size or
+ * XC_ZCOMMIT_HUF when a new tree was sent.  With raw_useless (a block of
+ * literals alone, which raw literals cannot make smaller), a section that
+ * would be raw is not written and 0 is returned.  Returns the size or
  * XC_ERROR(DST_TOO_SMALL). */
 XC_HIDDEN size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
-                                         const uint8_t *lit, size_t n, unsigned *commit);
+                                         const uint8_t *lit, size_t n, int raw_useless,
+                                         unsigned *commit);
 
 #endif /* XC_ZSTD_COMPRESS_INTERNAL_H */

@@ -93,8 +93,35 @@ static int codes_every_byte(const xc_huf_ctable *ct, const uint8_t *lit, size_t 
     return !missing;
 }
 
+/* What a section that stays raw returns: the raw section, or 0 when the
+ * caller has said it would be of no use (see xc_zstd_encode_literals). */
+static size_t raw_section(int raw_useless, uint8_t *dst, size_t cap, const uint8_t *lit, size_t n)
+{
+    return raw_useless ? 0 : xc_zstd_literals_raw(dst, cap, lit, n);
+}
+
+/* Bytes of each end of a section that sample_looks_flat() counts, and the
+ * smallest section it is tried on (10 times the sample). */
+#define SAMPLE_BYTES 4096
+#define SAMPLE_MIN_SECTION (10 * SAMPLE_BYTES)
+
+/* Whether the first and last SAMPLE_BYTES of lit[0..n) look as flat as
+ * random bytes: no byte much above the average in either, by the same
+ * bound the whole section is held to below.  For a block that is nearly
+ * all literals (incompressible data: compressed media, archives,
+ * encrypted or random bytes), counting 8 KiB instead of up to 128 KiB
+ * makes the section's cost a copy.  libzstd samples the same way. */
+static int sample_looks_flat(const uint8_t *lit, size_t n)
+{
+    unsigned count[256];
+    unsigned max_symbol;
+    unsigned largest = xc_hist_count(count, &max_symbol, lit, SAMPLE_BYTES);
+    largest += xc_hist_count(count, &max_symbol, lit + n - SAMPLE_BYTES, SAMPLE_BYTES);
+    return largest <= ((2 * SAMPLE_BYTES) >> 7) + 4;
+}
+
 size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *lit,
-                               size_t n, unsigned *commit)
+                               size_t n, int raw_useless, unsigned *commit)
 {
     xc_zentropy *const e = &c->ent;
     unsigned const strategy = c->p.strategy;
@@ -103,9 +130,9 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
 
     *commit = 0;
     if (strategy == XC_ZSTRAT_FAST && c->p.target_length > 0)
-        return xc_zstd_literals_raw(dst, cap, lit, n);
+        return raw_section(raw_useless, dst, cap, lit, n);
     if (n < min_literals_to_compress(strategy, e->huf_valid))
-        return xc_zstd_literals_raw(dst, cap, lit, n);
+        return raw_section(raw_useless, dst, cap, lit, n);
 
     size_t const lh = 3 + (n >= 1024) + (n >= 16384);
     const xc_huf_ctable *prev = &e->huf[e->huf_cur];
@@ -126,20 +153,26 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
      * tree costs n lookups, less than clearing a histogram. */
     if (!(e->huf_valid && strategy < XC_ZSTRAT_LAZY && n <= 1024 &&
           codes_every_byte(prev, lit, n))) {
+        /* Nearly all literals (one sequence per 20 literals or fewer) and
+         * flat at both ends: raw without counting the rest. */
+        size_t const nb_seq = c->ss.nb_seq;
+        if (n >= SAMPLE_MIN_SECTION && (nb_seq == 0 || n / nb_seq >= 20) &&
+            sample_looks_flat(lit, n))
+            return raw_section(raw_useless, dst, cap, lit, n);
         unsigned const largest = xc_hist_count(count, &max_symbol, lit, n);
         if (largest == n) return literals_rle(dst, cap, lit[0], n);
-        if (largest <= (n >> 7) + 4) return xc_zstd_literals_raw(dst, cap, lit, n);
+        if (largest <= (n >> 7) + 4) return raw_section(raw_useless, dst, cap, lit, n);
         int const can_repeat = e->huf_valid && xc_huf_valid_for(prev, count, max_symbol);
         xc_huf_ctable *const fresh = &e->huf[e->huf_cur ^ 1];
         size_t const depth = xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
         FORWARD_IF_ERROR(depth);
-        if (depth == 0) return xc_zstd_literals_raw(dst, cap, lit, n);
+        if (depth == 0) return raw_section(raw_useless, dst, cap, lit, n);
         table_size = xc_huf_write_table(table, sizeof table, fresh);
         FORWARD_IF_ERROR(table_size);
         /* 0: the table cannot be described (all 256 symbols at 8 bits, or
          * weights that do not compress into 127 bytes); only the previous
          * table or raw literals remain. */
-        if (table_size == 0 && !can_repeat) return xc_zstd_literals_raw(dst, cap, lit, n);
+        if (table_size == 0 && !can_repeat) return raw_section(raw_useless, dst, cap, lit, n);
         size_t const new_size = xc_huf_estimate_size(fresh, count, max_symbol) + table_size;
         if (can_repeat && (table_size == 0 ||
                            xc_huf_estimate_size(prev, count, max_symbol) <= new_size ||
@@ -148,7 +181,7 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
             treeless = 1;
             table_size = 0;
         } else {
-            if (table_size + 12 >= n) return xc_zstd_literals_raw(dst, cap, lit, n);
+            if (table_size + 12 >= n) return raw_section(raw_useless, dst, cap, lit, n);
             ct = fresh;
             treeless = 0;
         }
@@ -173,10 +206,10 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
                : c->kern->huf_4x(out + table_size, need - table_size, lit, n, ct);
     /* Streams longer than the literals plus a few bytes are never worth it
      * (and did not fit in need). */
-    if (streams == XC_ERROR(DST_TOO_SMALL)) return xc_zstd_literals_raw(dst, cap, lit, n);
+    if (streams == XC_ERROR(DST_TOO_SMALL)) return raw_section(raw_useless, dst, cap, lit, n);
     FORWARD_IF_ERROR(streams);
     size_t const csize = table_size + streams;
-    if (csize + xc_zstd_min_gain(n, strategy) >= n) return xc_zstd_literals_raw(dst, cap, lit, n);
+    if (csize + xc_zstd_min_gain(n, strategy) >= n) return raw_section(raw_useless, dst, cap, lit, n);
     if (spare) {
         RETURN_ERROR_IF(csize > body_cap, DST_TOO_SMALL);
         memcpy(body, spare, csize);
