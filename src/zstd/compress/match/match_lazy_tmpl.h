@@ -66,6 +66,10 @@
 /* Positions without a match after which the stride grows by one: 2^8. */
 #define LAZY_SKIP_LOG 8
 
+/* Strides above this (2 KiB without a match) stop inserting the positions
+ * stepped over: see lazy_skip_to. */
+#define LAZY_SKIPPING_STEP 8
+
 enum { SEARCH_HC = 0, SEARCH_ROW = 1, SEARCH_BT = 2 };
 
 /* The best match at ip (see the top): the frame's own search, or with a
@@ -126,6 +130,41 @@ XC_FORCE_INLINE int lazy_step(dsearch *d, const uint8_t *ip, const uint8_t *iend
     return 0;
 }
 
+/* Skipping.  Long stretches without a match (compressed media, random
+ * bytes, binary noise) would still cost an insertion per position, most of
+ * the time such data takes: once the stride is above LAZY_SKIPPING_STEP,
+ * only the positions searched go into the tables (libzstd's lazy skipping,
+ * 1.5.5 on, draws the same line).  The next search is at ip: hash chains
+ * first link the position just searched (rows inserted it already), then
+ * the hash cache gets ip's slot alone. */
+XC_FORCE_INLINE void lazy_skip_to(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
+                                  unsigned mls, int kind)
+{
+    /* Past the last position this block searches, the insertions stay
+     * where they are: s->next must never pass the block's end, where the
+     * next block's first search inserts from. */
+    if (ip >= iend - XC_ZSTD_HASH_READ) return;
+    uint32_t const cur = (uint32_t)(ip - s->base);
+    if (kind == SEARCH_HC && s->next < cur) hc_insert(s, s->next + 1, iend, mls);
+    if (kind == SEARCH_ROW) {
+        uint32_t const h = row_hash(s, ip, mls);
+        s->cache[cur & 7] = h;
+        row_prefetch(s, h);
+    } else {
+        uint32_t const h = (uint32_t)xc_zhash(ip, s->hash_bits, mls);
+        s->cache[cur & 7] = h;
+        XC_PREFETCH(s->table + h);
+    }
+    s->next = cur;
+}
+
+/* Out of skipping at a match: the whole hash cache again, from s->next. */
+XC_FORCE_INLINE void lazy_refill(xc_zsearch *s, const uint8_t *iend, unsigned mls, int kind)
+{
+    if (kind == SEARCH_ROW) row_fill_cache(s, iend, mls);
+    else hc_fill_cache(s, iend, mls);
+}
+
 XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                  const uint8_t *const src, size_t const size, unsigned const mls,
                                  int const kind, int const depth, unsigned const row_log,
@@ -169,6 +208,11 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
     else
         hc_fill_cache(&d.s, iend, mls);
 
+    /* Whether positions are being stepped over without insertion (never
+     * with an attached dictionary, whose frames are small, nor for trees). */
+    int skipping = 0;
+    int const may_skip = !dict && kind != SEARCH_BT;
+
     while (ip < ilimit) {
         const uint8_t *mstart = ip + 1;
         size_t mlen = 0;
@@ -180,7 +224,10 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
             size_t rlen;
             if (lazy_rep(&d, ip + 1, r0, iend, dict, &rlen)) {
                 mlen = rlen;
-                if (depth == 0) goto store;
+                if (depth == 0) {
+                    if (may_skip && skipping) lazy_refill(&d.s, iend, mls, kind), skipping = 0;
+                    goto store;
+                }
             }
         }
         {
@@ -193,9 +240,15 @@ XC_FORCE_INLINE size_t lazy_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t
             }
         }
         if (mlen < 4) {
-            ip += ((size_t)(ip - anchor) >> LAZY_SKIP_LOG) + 1;
+            size_t const step = ((size_t)(ip - anchor) >> LAZY_SKIP_LOG) + 1;
+            ip += step;
+            if (may_skip && step > LAZY_SKIPPING_STEP) {
+                lazy_skip_to(&d.s, ip, iend, mls, kind);
+                skipping = 1;
+            }
             continue;
         }
+        if (may_skip && skipping) lazy_refill(&d.s, iend, mls, kind), skipping = 0;
 
         /* Look ahead (see the top for the weights): k bytes past the match
          * in hand, starting over at 1 when a search there wins.  One call
