@@ -74,6 +74,10 @@ XC_FORCE_INLINE void wildcopy(uint8_t *d, const uint8_t *s, size_t len)
  * back to the nearest multiple of `of` that is at least 8, then at least
  * 16, so that 8- and then 16-byte blocks never read what they write.
  * Writes up to 15 bytes past op + ml. */
+/* Matches longer than this past their first 16 bytes copy from a pattern
+ * buffer (below). */
+#define SHORT_PATTERN_FROM 48
+
 XC_FORCE_INLINE void copy_match_short(uint8_t *op, size_t of, size_t ml)
 {
     static const uint8_t spread8[8] = {0, 8, 8, 9, 8, 10, 12, 14};
@@ -101,10 +105,30 @@ XC_FORCE_INLINE void copy_match_short(uint8_t *op, size_t of, size_t ml)
     op += 8;
     if (op >= end) return;
     m = op - spread16[of];
+    if (end - op <= SHORT_PATTERN_FROM) {
+        do {
+            copy16(op, m);
+            op += 16;
+            m += 16;
+        } while (op < end);
+        return;
+    }
+    /* A long run of a short period (runs of one byte, repeated small
+     * records): copying from the output itself would load, 16 bytes on,
+     * what the store before just wrote, and every block would wait for it.
+     * The period is spread once into a small buffer instead, and each
+     * block is copied from there at its phase: a load from a buffer that
+     * no store is pending for, then a store.  pat[i] = pat[i - of]. */
+    uint8_t pat[48];
+    copy16(pat, m);
+    for (size_t i = 16; i < sizeof pat; i++) pat[i] = pat[i - of];
+    size_t const step = 16 % of;
+    size_t phase = 0;
     do {
-        copy16(op, m);
+        copy16(op, pat + phase);
         op += 16;
-        m += 16;
+        phase += step;
+        if (phase >= of) phase -= of;
     } while (op < end);
 }
 
