@@ -393,7 +393,7 @@ static void header(const struct xc_bench_cfg *cfg, int corpus)
 
 int xc_cli_bench(int argc, char **argv)
 {
-    struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0};
+    struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0, NULL, 0};
     struct xc_sample samples[64];
     int levels[XC_MAX_LEVELS];
     size_t count = 0, nlevels = sizeof g_default_levels / sizeof g_default_levels[0];

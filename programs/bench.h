@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* What the parts of `xcodec bench` share: the timer and the JSON writer. */
+/* What the parts of `xcodec bench` share: the timer, the JSON writer and the
+ * checksum operations (which bench/installed builds into programs of its
+ * own, linked with the installed library). */
 #ifndef XC_PROGRAMS_BENCH_H
 #define XC_PROGRAMS_BENCH_H
 
@@ -15,35 +17,46 @@ struct xc_bench_cfg {
     double round_s;     /* each round repeats an operation for at least this long */
     double max_pair_s;  /* but a pair stops after its first round past this */
     int json;
+    const char *sums_only; /* the checksum part: "crc32c" or "inet" alone (NULL: both) */
+    size_t sums_max;       /* the checksum part: sizes up to this many bytes (0: all) */
 };
 
-/* Seconds per call of a and of b (b may be NULL: *tb is then 0), the best of
- * the configured rounds, alternating the two round by round so that a noisy
- * neighbour slows both alike.  A failed operation gives -1. */
+/* Seconds per call of each of the n operations ops[i](ctxs[i]) (an op may be
+ * NULL: its time is then 0), the best of the configured rounds, taking the
+ * operations in turn within every round so that a noisy neighbour slows all
+ * of them alike.  A failed operation gives -1. */
+void xc_bench_run(const struct xc_bench_cfg *cfg, size_t n, const xc_bench_op *ops,
+                  void *const *ctxs, double *times);
+
+/* xc_bench_run() of two operations, a and b (b may be NULL: *tb is then 0). */
 void xc_bench_pair(const struct xc_bench_cfg *cfg, xc_bench_op a, void *ca, xc_bench_op b,
                    void *cb, double *ta, double *tb);
 
-/* What the checksum operations work on: n bytes at p, and a sink that keeps
- * the compiler from dropping the result. */
+/* What the checksum operations work on: n bytes at p, the function under
+ * test for the operations that call through a pointer, and a sink that
+ * keeps the compiler from dropping the result. */
 struct xc_sum_ctx {
     const uint8_t *p;
     size_t n;
     volatile uint32_t sink;
+    uint32_t (*crc32c)(uint32_t crc, const void *data, size_t len);
+    uint16_t (*inet)(const void *data, size_t len);
 };
 
-/* The Internet checksum operations make this many calls each, so that the
- * call through the operation pointer does not weigh on a 64-byte checksum:
- * DPDK's is inlined into its loop, xcodec's is a call through the library's
- * dispatch table, as in an application. */
-#define XC_INET_BATCH 32
+/* Every checksum operation makes this many calls, so that the call through
+ * the operation pointer weighs little on a 16-byte checksum: DPDK's sum is
+ * inlined into its loop, xcodec's is a call into the library, as in an
+ * application. */
+#define XC_SUM_BATCH 32
 
-/* Hides p's value from the compiler, so that a checksum of the same bytes
- * is computed again on every pass of a loop instead of once. */
+/* Hides a value from the compiler: a checksum of the same bytes is computed
+ * again on every pass of a loop instead of once, and a length or a function
+ * pointer so hidden cannot be specialised for. */
 #define XC_BENCH_OPAQUE(p) __asm__ volatile("" : "+r"(p))
 
 #if defined(XC_HAVE_DPDK)
-/* XC_INET_BATCH calls of DPDK's rte_raw_cksum() on ctx, a struct
- * xc_sum_ctx (programs/peer_dpdk.c). */
+/* XC_SUM_BATCH calls of DPDK's rte_raw_cksum() on ctx, a struct xc_sum_ctx
+ * (programs/peer_dpdk.c). */
 int xc_bench_op_inet_dpdk(void *ctx);
 #endif
 
@@ -51,9 +64,10 @@ int xc_bench_op_inet_dpdk(void *ctx);
 void xc_json_string(FILE *f, const char *s);
 
 /* The checksum part: CRC32C beside ISA-L's and the Internet checksum
- * beside DPDK's (the plain loop without DPDK), at a few sizes, printed as tables, or as the JSON
- * members "crc32c": [...], "inet": [...] when cfg->json.  Returns 0, or -1
- * when memory runs out. */
+ * beside DPDK's (the plain loop without DPDK), from 16 bytes to 1 MiB,
+ * aligned and misaligned by 1, printed as tables, or as the JSON members
+ * "crc32c_peer", "crc32c": [...], "inet_peer", "inet": [...], "inline":
+ * [...] when cfg->json.  Returns 0, or -1 when memory runs out. */
 int xc_bench_sums(const struct xc_bench_cfg *cfg);
 
 #endif

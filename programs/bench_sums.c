@@ -1,16 +1,26 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * `xcodec bench`, the timer and the checksums.  CRC32C runs beside ISA-L's
- * crc32_iscsi() when ISA-L was found at build time, the Internet checksum
- * beside the textbook loop of RFC 1071 section 4.1 (what most code that
- * does not use a library still runs), at sizes from a small packet to a
- * megabyte, on data in cache.
+ * The checksums of `xcodec bench`: xc_crc32c() beside ISA-L's crc32_iscsi()
+ * when ISA-L was found at build time, xc_inet_checksum() beside DPDK's
+ * rte_raw_cksum() (programs/peer_dpdk.c), or beside the textbook loop of
+ * RFC 1071 section 4.1 without DPDK, from 16 bytes to a megabyte, on a
+ * buffer aligned to 64 bytes and on one misaligned by 1, data in cache.
+ * bench/installed builds this file into two programs of its own that link
+ * the installed library, shared and static, to measure the calls as an
+ * application makes them.
+ *
+ * How xcodec is called.  Two ways, each XC_SUM_BATCH times per operation:
+ * through a function pointer that the compiler cannot see through
+ * ("xcodec"), and by name, through the PLT of a shared library ("direct").
+ * Either way the length is hidden from the compiler on every call, so
+ * nothing can be specialised for a size or hoisted out of the loop.  The
+ * peers get their best case: DPDK's sum is inlined, compiled -O3
+ * -march=native, with a length that stays the same across its loop, and
+ * ISA-L is called directly.  Speedups are the peer's time over xcodec's.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 #include "xcodec.h"
@@ -19,108 +29,120 @@
 #  include <isa-l/crc.h>
 #endif
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static const size_t g_sizes[] = {16,   20,   40,    64,     128,     256,
+                                 576,  1500, 4096,  65536, 1 << 19, 1 << 20};
+static const size_t g_aligns[] = {0, 1};
+#define XC_SUMS_BUFFER (((size_t)1 << 20) + 128)
 
-void xc_bench_pair(const struct xc_bench_cfg *cfg, xc_bench_op a, void *ca, xc_bench_op b,
-                   void *cb, double *ta, double *tb)
-{
-    double best[2] = {1e30, 1e30};
-    xc_bench_op fns[2] = {a, b};
-    void *ctxs[2] = {ca, cb};
-    double start = now_s();
-    for (int r = 0; r < cfg->rounds; r++) {
-        for (int e = 0; e < 2; e++) {
-            if (!fns[e] || best[e] < 0) continue;
-            /* Calls go in batches between clock reads, the batch doubling
-             * while it is short, so that reading the clock (tens of
-             * nanoseconds) does not weigh on a 64-byte checksum. */
-            long iters = 0, batch = 1;
-            double t0 = now_s(), t;
-            do {
-                for (long k = 0; k < batch; k++) {
-                    if (fns[e](ctxs[e]) != 0) {
-                        best[e] = -1;
-                        break;
-                    }
-                }
-                iters += batch;
-                t = now_s() - t0;
-                if (t < cfg->round_s / 16) batch *= 2;
-            } while (t < cfg->round_s && best[e] >= 0);
-            if (best[e] >= 0 && t / (double)iters < best[e]) best[e] = t / (double)iters;
-        }
-        /* Slow operations (libzstd's level 19 takes a second per megabyte
-         * or so) get fewer rounds, so the whole run stays short. */
-        if (now_s() - start > cfg->max_pair_s) break;
-    }
-    *ta = best[0];
-    *tb = fns[1] ? best[1] : 0;
-}
-
-void xc_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static int op_crc_xc(void *c)
+static int op_crc_pointer(void *c)
 {
     struct xc_sum_ctx *s = c;
-    s->sink = xc_crc32c(s->sink, s->p, s->n);
-    return 0;
-}
-
-#ifdef XC_HAVE_ISAL
-static int op_crc_isal(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    /* ISA-L takes a non-const pointer and an int length; it reads only. */
-    s->sink = crc32_iscsi((unsigned char *)(uintptr_t)s->p, (int)s->n, s->sink);
-    return 0;
-}
-#  define XC_CRC_PEER op_crc_isal
-#  define XC_CRC_HAVE_PEER 1
-#else
-#  define XC_CRC_PEER NULL
-#  define XC_CRC_HAVE_PEER 0
-#endif
-
-/* The value of a checksum field, as the peers below compute it. */
-static int op_inet_xc(void *c)
-{
-    struct xc_sum_ctx *s = c;
+    uint32_t (*fn)(uint32_t, const void *, size_t) = s->crc32c;
+    const uint8_t *p = s->p;
+    size_t n = s->n;
     uint32_t acc = 0;
-    for (int i = 0; i < XC_INET_BATCH; i++) {
-        const uint8_t *p = s->p;
-        XC_BENCH_OPAQUE(p);
-        acc += xc_inet_checksum(p, s->n);
+    XC_BENCH_OPAQUE(fn);
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = p;
+        size_t k = n;
+        XC_BENCH_OPAQUE(q);
+        XC_BENCH_OPAQUE(k);
+        acc += fn(0, q, k);
     }
     s->sink = acc;
     return 0;
 }
 
-#if !defined(XC_HAVE_DPDK)
+static int op_crc_direct(void *c)
+{
+    struct xc_sum_ctx *s = c;
+    const uint8_t *p = s->p;
+    size_t n = s->n;
+    uint32_t acc = 0;
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = p;
+        size_t k = n;
+        XC_BENCH_OPAQUE(q);
+        XC_BENCH_OPAQUE(k);
+        acc += xc_crc32c(0, q, k);
+    }
+    s->sink = acc;
+    return 0;
+}
+
+#ifdef XC_HAVE_ISAL
+/* ISA-L runs the register from its init argument and returns it without
+ * the final inversion: ~crc32_iscsi(p, n, ~0) is the CRC32C of p. */
+static int op_crc_isal(void *c)
+{
+    struct xc_sum_ctx *s = c;
+    const uint8_t *p = s->p;
+    size_t n = s->n;
+    uint32_t acc = 0;
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = p;
+        XC_BENCH_OPAQUE(q);
+        /* ISA-L takes a non-const pointer and an int length; it reads only. */
+        acc += ~crc32_iscsi((unsigned char *)(uintptr_t)q, (int)n, ~0u);
+    }
+    s->sink = acc;
+    return 0;
+}
+#  define XC_CRC_PEER op_crc_isal
+#  define XC_CRC_PEER_NAME "ISA-L"
+#else
+#  define XC_CRC_PEER NULL
+#  define XC_CRC_PEER_NAME "none"
+#endif
+
+/* The value of a checksum field, as the peers below compute it. */
+static int op_inet_pointer(void *c)
+{
+    struct xc_sum_ctx *s = c;
+    uint16_t (*fn)(const void *, size_t) = s->inet;
+    const uint8_t *p = s->p;
+    size_t n = s->n;
+    uint32_t acc = 0;
+    XC_BENCH_OPAQUE(fn);
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = p;
+        size_t k = n;
+        XC_BENCH_OPAQUE(q);
+        XC_BENCH_OPAQUE(k);
+        acc += fn(q, k);
+    }
+    s->sink = acc;
+    return 0;
+}
+
+static int op_inet_direct(void *c)
+{
+    struct xc_sum_ctx *s = c;
+    const uint8_t *p = s->p;
+    size_t n = s->n;
+    uint32_t acc = 0;
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = p;
+        size_t k = n;
+        XC_BENCH_OPAQUE(q);
+        XC_BENCH_OPAQUE(k);
+        acc += xc_inet_checksum(q, k);
+    }
+    s->sink = acc;
+    return 0;
+}
+
+#if defined(XC_HAVE_DPDK)
+#  define XC_INET_PEER xc_bench_op_inet_dpdk
+#  define XC_INET_PEER_NAME "DPDK"
+#else
 /* RFC 1071 section 4.1: big-endian 16-bit words into a 32-bit sum, the
  * odd byte padded, carries folded at the end. */
 static int op_inet_plain(void *c)
 {
     struct xc_sum_ctx *s = c;
     uint32_t acc = 0;
-    for (int k = 0; k < XC_INET_BATCH; k++) {
+    for (int k = 0; k < XC_SUM_BATCH; k++) {
         const uint8_t *p = s->p;
         XC_BENCH_OPAQUE(p);
         uint32_t sum = 0;
@@ -133,67 +155,101 @@ static int op_inet_plain(void *c)
     s->sink = acc;
     return 0;
 }
-#endif
-
-#if defined(XC_HAVE_DPDK)
-#  define XC_INET_PEER xc_bench_op_inet_dpdk
-#  define XC_INET_PEER_NAME "DPDK"
-#else
 #  define XC_INET_PEER op_inet_plain
 #  define XC_INET_PEER_NAME "plain loop"
 #endif
 
-static void one_table(const struct xc_bench_cfg *cfg, const char *key, const char *title,
-                      const char *peer_name, xc_bench_op mine, xc_bench_op peer,
-                      const uint8_t *buf, int calls)
+static void json_number(double v)
 {
-    static const size_t sizes[] = {64, 1500, 4096, 65536, 1 << 20};
-    const size_t count = sizeof sizes / sizeof sizes[0];
+    if (v > 0) printf("%.3f", v);
+    else printf("null");
+}
+
+/* One table: every size and alignment, xcodec through its pointer, by name,
+ * and the peer, timed in turn within each round. */
+static void one_table(const struct xc_bench_cfg *cfg, const char *key, const char *title,
+                      const char *peer_name, const xc_bench_op ops[3], uint8_t *buf)
+{
+    const size_t nsizes = sizeof g_sizes / sizeof g_sizes[0];
+    const size_t naligns = sizeof g_aligns / sizeof g_aligns[0];
     if (cfg->json) {
         printf("  ");
         xc_json_string(stdout, key);
         printf(": [\n");
     } else {
-        printf("\n%s, GB/s (data in cache)\n", title);
-        printf("%10s %12s %12s %9s\n", "bytes", "xcodec", peer_name, "speedup");
+        printf("\n%s, GB/s (data in cache; speedup: %s's time over xcodec's)\n", title,
+               peer_name);
+        printf("%9s %5s %9s %9s %9s %8s %8s\n", "bytes", "align", "xcodec", "direct", peer_name,
+               "speedup", "direct");
     }
-    for (size_t k = 0; k < count; k++) {
-        struct xc_sum_ctx a = {buf, sizes[k], 0}, b = {buf, sizes[k], 0};
-        double ta, tb;
-        xc_bench_pair(cfg, mine, &a, peer, &b, &ta, &tb);
-        ta /= calls;
-        tb /= calls;
-        double ga = (double)sizes[k] / ta * 1e-9;
-        double gb = tb > 0 ? (double)sizes[k] / tb * 1e-9 : 0;
-        if (cfg->json) {
-            printf("    {\"bytes\": %zu, \"xcodec_gbps\": %.3f, ", sizes[k], ga);
-            if (tb > 0)
-                printf("\"peer_gbps\": %.3f, \"speedup\": %.3f}", gb, tb / ta);
-            else
-                printf("\"peer_gbps\": null, \"speedup\": null}");
-            printf("%s\n", k + 1 < count ? "," : "");
-        } else if (tb > 0) {
-            printf("%10zu %12.2f %12.2f %8.2fx\n", sizes[k], ga, gb, tb / ta);
-        } else {
-            printf("%10zu %12.2f %12s %9s\n", sizes[k], ga, "n/a", "");
+    for (size_t k = 0; k < nsizes; k++) {
+        if (cfg->sums_max && g_sizes[k] > cfg->sums_max) break;
+        for (size_t a = 0; a < naligns; a++) {
+            struct xc_sum_ctx ctx[3];
+            void *ctxs[3];
+            double t[3];
+            for (int e = 0; e < 3; e++) {
+                memset(&ctx[e], 0, sizeof ctx[e]);
+                ctx[e].p = buf + g_aligns[a];
+                ctx[e].n = g_sizes[k];
+                ctx[e].crc32c = xc_crc32c;
+                ctx[e].inet = xc_inet_checksum;
+                ctxs[e] = &ctx[e];
+            }
+            xc_bench_run(cfg, 3, ops, ctxs, t);
+            const double n = (double)g_sizes[k] * XC_SUM_BATCH;
+            double g[3];
+            for (int e = 0; e < 3; e++) g[e] = t[e] > 0 ? n / t[e] * 1e-9 : 0;
+            if (cfg->json) {
+                printf("    {\"bytes\": %zu, \"align\": %zu, \"xcodec_gbps\": ", g_sizes[k],
+                       g_aligns[a]);
+                json_number(g[0]);
+                printf(", \"direct_gbps\": ");
+                json_number(g[1]);
+                printf(", \"peer_gbps\": ");
+                json_number(g[2]);
+                printf(", \"speedup\": ");
+                json_number(t[2] > 0 && t[0] > 0 ? t[2] / t[0] : 0);
+                printf(", \"direct_speedup\": ");
+                json_number(t[2] > 0 && t[1] > 0 ? t[2] / t[1] : 0);
+                int last = a + 1 == naligns &&
+                           (k + 1 == nsizes || (cfg->sums_max && g_sizes[k + 1] > cfg->sums_max));
+                printf("}%s\n", last ? "" : ",");
+            } else if (t[2] > 0) {
+                printf("%9zu %5zu %9.2f %9.2f %9.2f %7.2fx %7.2fx\n", g_sizes[k], g_aligns[a],
+                       g[0], g[1], g[2], t[2] / t[0], t[2] / t[1]);
+            } else {
+                printf("%9zu %5zu %9.2f %9.2f %9s\n", g_sizes[k], g_aligns[a], g[0], g[1], "n/a");
+            }
+            fflush(stdout);
         }
-        fflush(stdout);
     }
     if (cfg->json) printf("  ]");
 }
 
 int xc_bench_sums(const struct xc_bench_cfg *cfg)
 {
-    const size_t len = (1 << 20) + 64;
-    uint8_t *buf = malloc(len);
+    uint8_t *buf = aligned_alloc(64, XC_SUMS_BUFFER);
     if (!buf) return -1;
-    for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)(i * 131 + (i >> 7));
-    if (cfg->json) printf("  \"crc32c_peer\": \"%s\",\n", XC_CRC_HAVE_PEER ? "ISA-L" : "none");
-    one_table(cfg, "crc32c", "CRC32C", "ISA-L", op_crc_xc, XC_CRC_PEER, buf, 1);
-    if (cfg->json) printf(",\n  \"inet_peer\": \"%s\",\n", XC_INET_PEER_NAME);
-    one_table(cfg, "inet", "Internet checksum", XC_INET_PEER_NAME, op_inet_xc, XC_INET_PEER, buf,
-              XC_INET_BATCH);
-    if (cfg->json) printf(",\n");
+    for (size_t i = 0; i < XC_SUMS_BUFFER; i++) buf[i] = (uint8_t)(i * 131 + (i >> 7));
+    /* The checksums are short calls: rounds of a fifth of the configured
+     * length keep the 44 rows of each table within seconds. */
+    struct xc_bench_cfg c = *cfg;
+    c.round_s = cfg->round_s / 5;
+    const xc_bench_op crc_ops[3] = {op_crc_pointer, op_crc_direct, XC_CRC_PEER};
+    const xc_bench_op inet_ops[3] = {op_inet_pointer, op_inet_direct, XC_INET_PEER};
+    const char *only = cfg->sums_only;
+    if (cfg->json) printf("  \"sum_batch\": %d,\n", XC_SUM_BATCH);
+    if (!only || strcmp(only, "crc32c") == 0) {
+        if (cfg->json) printf("  \"crc32c_peer\": \"%s\",\n", XC_CRC_PEER_NAME);
+        one_table(&c, "crc32c", "CRC32C", XC_CRC_PEER_NAME, crc_ops, buf);
+        if (cfg->json) printf(",\n");
+    }
+    if (!only || strcmp(only, "inet") == 0) {
+        if (cfg->json) printf("  \"inet_peer\": \"%s\",\n", XC_INET_PEER_NAME);
+        one_table(&c, "inet", "Internet checksum", XC_INET_PEER_NAME, inet_ops, buf);
+        if (cfg->json) printf(",\n");
+    }
     free(buf);
     return 0;
 }

@@ -17,7 +17,7 @@ int xc_bench_op_inet_dpdk(void *c)
 {
     struct xc_sum_ctx *s = c;
     uint32_t acc = 0;
-    for (int i = 0; i < XC_INET_BATCH; i++) {
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
         const uint8_t *p = s->p;
         XC_BENCH_OPAQUE(p);
         acc += (uint16_t)~rte_raw_cksum(p, s->n);

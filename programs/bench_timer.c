@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The timer of `xcodec bench` and the JSON string writer.  It depends on
+ * nothing but the C library, so that bench/installed can build it, with
+ * bench_sums.c, into programs that link the installed xcodec.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
+#include "bench.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void xc_bench_run(const struct xc_bench_cfg *cfg, size_t n, const xc_bench_op *ops,
+                  void *const *ctxs, double *times)
+{
+    for (size_t e = 0; e < n; e++) times[e] = 1e30;
+    double start = now_s();
+    for (int r = 0; r < cfg->rounds; r++) {
+        for (size_t e = 0; e < n; e++) {
+            if (!ops[e] || times[e] < 0) continue;
+            /* Calls go in batches between clock reads, the batch doubling
+             * while it is short, so that reading the clock (tens of
+             * nanoseconds) does not weigh on a 64-byte checksum. */
+            long iters = 0, batch = 1;
+            double t0 = now_s(), t;
+            do {
+                for (long k = 0; k < batch; k++) {
+                    if (ops[e](ctxs[e]) != 0) {
+                        times[e] = -1;
+                        break;
+                    }
+                }
+                iters += batch;
+                t = now_s() - t0;
+                if (t < cfg->round_s / 16) batch *= 2;
+            } while (t < cfg->round_s && times[e] >= 0);
+            if (times[e] >= 0 && t / (double)iters < times[e]) times[e] = t / (double)iters;
+        }
+        /* Slow operations (libzstd's level 19 takes a second per megabyte
+         * or so) get fewer rounds, so the whole run stays short. */
+        if (now_s() - start > cfg->max_pair_s) break;
+    }
+    for (size_t e = 0; e < n; e++)
+        if (!ops[e]) times[e] = 0;
+}
+
+void xc_bench_pair(const struct xc_bench_cfg *cfg, xc_bench_op a, void *ca, xc_bench_op b,
+                   void *cb, double *ta, double *tb)
+{
+    const xc_bench_op ops[2] = {a, b};
+    void *const ctxs[2] = {ca, cb};
+    double t[2];
+    xc_bench_run(cfg, 2, ops, ctxs, t);
+    *ta = t[0];
+    *tb = t[1];
+}
+
+void xc_json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
