@@ -1,18 +1,29 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * CPU detection and the dispatch table (internal).
+ * CPU detection and dispatch (internal).
  *
  * cpucap.c detects the CPU once, turns the answer into a bitmask of the
- * features xcodec uses, applies the XC_CPUCAP cap and fills xc_kernels, the
- * one table of function pointers that the entry points call through.  The
- * table starts out filled with the portable kernels (static initialisation,
- * so a call made before detection, even from another library's constructor,
- * is still correct) and is upgraded once, by a constructor guarded by
- * pthread_once, before main() runs.  After that nothing writes it.
+ * features xcodec uses, applies the XC_CPUCAP cap and decides, from the
+ * variant lists below, which variant of each kernel runs.  Two mechanisms
+ * carry the decision to the callers:
  *
- * Each kernel family also lists its variants here, lowest tier first, with
- * the features each one needs: cpucap picks the last one the CPU allows, and
- * the tests walk the list to check every variant against the portable one.
+ *   - xc_kernels, one table of function pointers, statically initialised
+ *     with the portable kernels (so a call made before detection, even from
+ *     another library's constructor, is still correct) and upgraded once, by
+ *     a constructor guarded by pthread_once, before main() runs.  After that
+ *     nothing writes it.  The zstd codec always reads its kernels from here,
+ *     and so do the checksum entry points where GNU IFUNC is not available.
+ *   - With GNU IFUNC (XC_HAVE_IFUNC: ELF and glibc, decided by CMake), the
+ *     checksum entry points themselves are bound by the dynamic linker to
+ *     the chosen kernel, so a caller's call reaches it with one indirect jump
+ *     (the PLT's) and no entry function in between.  The resolvers run
+ *     during relocation, before any constructor, and use the same decision
+ *     as the table: see "Resolver-safe code" in cpucap.c.
+ *
+ * Each kernel family lists its variants here, lowest tier first, with the
+ * features each one needs: the last one the features in force allow wins,
+ * and the tests walk the list to check every variant against the portable
+ * one.
  */
 #ifndef XC_CPUCAP_H
 #define XC_CPUCAP_H
@@ -88,6 +99,60 @@ XC_HIDDEN extern const struct xc_zstd_decode_variant xc_zstd_decode_variants[];
 XC_HIDDEN extern const size_t xc_zstd_decode_variant_count;
 XC_HIDDEN extern const struct xc_zstd_encode_variant xc_zstd_encode_variants[];
 XC_HIDDEN extern const size_t xc_zstd_encode_variant_count;
+
+/* ---- choosing a variant ------------------------------------------------- */
+
+/* Code that may run inside an IFUNC resolver, before the program is
+ * initialised: no stack protector (in a static program the canary's TLS
+ * does not exist yet), no sanitizer or profiling instrumentation (their
+ * runtimes are not initialised), and, by the rules of cpucap.c, no call
+ * into the C library. */
+#if defined(__GNUC__) || defined(__clang__)
+#  if defined(__has_attribute)
+#    if __has_attribute(no_stack_protector)
+#      define XC_EARLY_NOSSP __attribute__((no_stack_protector))
+#    endif
+#  endif
+#  ifndef XC_EARLY_NOSSP
+#    define XC_EARLY_NOSSP __attribute__((optimize("no-stack-protector")))
+#  endif
+#  if defined(__clang__)
+#    define XC_EARLY_NOSAN                                                                     \
+        __attribute__((no_sanitize("address", "thread", "memory", "undefined", "coverage")))
+#  else
+#    define XC_EARLY_NOSAN                                                                     \
+        __attribute__((no_sanitize("address", "thread", "undefined"), no_sanitize_coverage))
+#  endif
+#  define XC_EARLY XC_EARLY_NOSSP XC_EARLY_NOSAN __attribute__((no_instrument_function))
+#else
+#  define XC_EARLY
+#endif
+
+/* The variant of each family that the features f allow: the last entry of
+ * its list whose needs f meets.  Resolver-safe. */
+XC_HIDDEN XC_EARLY const struct xc_crc32c_variant *xc_crc32c_choose(unsigned f);
+XC_HIDDEN XC_EARLY const struct xc_inet_variant *xc_inet_choose(unsigned f);
+
+#if defined(XC_HAVE_IFUNC)
+/* The features in force, for a resolver.  The first caller (a resolver, or
+ * the constructor) detects and reads XC_CPUCAP; every later one gets that
+ * same answer, so every entry point and the table agree even if the
+ * program changes its environment afterwards.  hwcap is AT_HWCAP where
+ * glibc passes it to resolvers (Arm64), 0 elsewhere. */
+XC_HIDDEN XC_EARLY unsigned xc_cpucap_resolve(unsigned long hwcap);
+
+/* A resolver's parameters: glibc passes AT_HWCAP (with _IFUNC_ARG_HWCAP, bit
+ * 62, set, and a second argument) on Arm64, and nothing on x64. */
+#  if defined(__aarch64__)
+#    define XC_RESOLVER_PARAMS uint64_t hwcap
+#    define XC_RESOLVER_HWCAP ((unsigned long)(hwcap & ~(1ull << 62)))
+#  else
+#    define XC_RESOLVER_PARAMS void
+#    define XC_RESOLVER_HWCAP 0ul
+#  endif
+/* Binds the function being declared to what resolver returns. */
+#  define XC_IFUNC(resolver) __attribute__((ifunc(#resolver)))
+#endif
 
 /* ---- the dispatch table ------------------------------------------------- */
 

@@ -7,12 +7,28 @@
 #include "cpucap.h"
 #include "crc32c_internal.h"
 
-/* One indirect call and nothing else: the kernels take len == 0 (and then
- * never touch data), so short inputs pay no test here. */
+/*
+ * With IFUNC the dynamic linker binds xc_crc32c to the kernel the policy
+ * chooses (cpucap.c), so a caller's call through the PLT lands in the
+ * kernel itself.  Without it, the entry jumps through the table: one
+ * indirect jump more.  Either way the kernels take len == 0 (and then never
+ * touch data), so short inputs pay no test here.
+ */
+#if defined(XC_HAVE_IFUNC)
+typedef uint32_t (*xc_crc32c_entry_fn)(uint32_t, const void *, size_t);
+
+XC_EARLY static xc_crc32c_entry_fn resolve_crc32c(XC_RESOLVER_PARAMS)
+{
+    return (xc_crc32c_entry_fn)xc_crc32c_choose(xc_cpucap_resolve(XC_RESOLVER_HWCAP))->fn;
+}
+
+uint32_t xc_crc32c(uint32_t crc, const void *data, size_t len) XC_IFUNC(resolve_crc32c);
+#else
 uint32_t xc_crc32c(uint32_t crc, const void *data, size_t len)
 {
     return xc_kernels.crc32c(crc, (const uint8_t *)data, len);
 }
+#endif
 
 /*
  * Combining.  With R(s, M) the register after M from state s, and the public
@@ -41,17 +57,42 @@ XC_TARGET("+crc+crypto") static uint32_t combine_arm64(uint32_t crc_a, uint32_t 
 }
 #endif
 
-uint32_t xc_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+static uint32_t combine_soft(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+    return xc_crc32c_mul_soft(crc_a, xc_crc32c_xpow8n_soft(len_b)) ^ crc_b;
+}
+
+typedef uint32_t (*xc_combine_fn)(uint32_t, uint32_t, uint64_t);
+
+/* The carry-less multiply when the features in force have it. */
+XC_EARLY static xc_combine_fn combine_choose(unsigned f)
 {
 #if defined(XC_ARCH_X64)
     const unsigned need = XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL;
-    if ((xc_cpu_features() & need) == need) return combine_x64(crc_a, crc_b, len_b);
+    if ((f & need) == need) return combine_x64;
 #elif defined(XC_ARCH_ARM64)
     const unsigned need = XC_CPU_ARM64_CRC | XC_CPU_ARM64_PMULL;
-    if ((xc_cpu_features() & need) == need) return combine_arm64(crc_a, crc_b, len_b);
+    if ((f & need) == need) return combine_arm64;
+#else
+    (void)f;
 #endif
-    return xc_crc32c_mul_soft(crc_a, xc_crc32c_xpow8n_soft(len_b)) ^ crc_b;
+    return combine_soft;
 }
+
+#if defined(XC_HAVE_IFUNC)
+XC_EARLY static xc_combine_fn resolve_combine(XC_RESOLVER_PARAMS)
+{
+    return combine_choose(xc_cpucap_resolve(XC_RESOLVER_HWCAP));
+}
+
+uint32_t xc_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+    XC_IFUNC(resolve_combine);
+#else
+uint32_t xc_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+    return combine_choose(xc_cpu_features())(crc_a, crc_b, len_b);
+}
+#endif
 
 /* LevelDB's format notes that a CRC stored next to the data it covers makes
  * CRCs of strings with embedded CRCs weak, and stores this instead. */

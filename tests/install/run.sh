@@ -26,6 +26,20 @@ ${CC:-cc} -o "$prefix/consumer_pc_static" "$here/consumer.c" $(pkg-config --stat
 "$prefix/consumer_pc_static"
 echo "install consumer: cmake shared, cmake static, pkg-config shared and static all ran"
 
+# A fully static program (glibc's libc.a): with IFUNC its entry points are
+# bound by IRELATIVE relocations in the start-up code, before thread-local
+# storage exists, and must still obey XC_CPUCAP.
+if ${CC:-cc} -static -o "$prefix/consumer_full_static" "$here/consumer.c" \
+       $(pkg-config --static --cflags xcodec) "$libdir/libxcodec.a" \
+       $(pkg-config --static --libs-only-l xcodec | sed 's/-lxcodec//') 2>"$prefix/static.log"; then
+  "$prefix/consumer_full_static"
+  XC_CPUCAP=portable "$prefix/consumer_full_static" | grep -q "crc32c by portable, inet by portable" ||
+    { echo "fully static program ignores XC_CPUCAP"; exit 1; }
+  echo "fully static program: ran, XC_CPUCAP=portable obeyed"
+else
+  echo "fully static link not possible here (no libc.a?):"; cat "$prefix/static.log"
+fi
+
 # The shared library exports the public xc_* functions and nothing else.
 so=$(ls "$libdir"/libxcodec.so.* | head -n 1)
 readelf -d "$so" | grep -q "SONAME.*libxcodec.so.0" || { echo "unexpected SONAME"; exit 1; }
