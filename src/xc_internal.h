@@ -35,6 +35,20 @@
 #  define XC_ALIGNED(n)
 #endif
 
+/* For the entry functions of the short checksum paths: branch targets
+ * reached only by jumping start on a 64-byte boundary (GCC's -falign-jumps),
+ * and paths that end alike are not merged into one tail (-fno-crossjumping).
+ * A taken branch ends a fetch, a target near the end of a 64-byte window
+ * costs another one before the path gets going, and a merged tail is one
+ * more jump; aligned and unmerged, a short path runs the same in every
+ * program, whatever the linker put before it.  clang has no per-function
+ * form and keeps its own layout. */
+#if defined(__GNUC__) && !defined(__clang__)
+#  define XC_ALIGN_JUMPS __attribute__((optimize("align-jumps=64", "no-crossjumping")))
+#else
+#  define XC_ALIGN_JUMPS
+#endif
+
 #if defined(__x86_64__) || defined(_M_X64)
 #  define XC_ARCH_X64 1
 #elif defined(__aarch64__) || defined(_M_ARM64)

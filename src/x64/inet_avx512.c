@@ -31,7 +31,7 @@
  * and a shift to widen, one horizontal sum, no branch.  Up to 256 bytes:
  * whole vectors with plain loads and one masked load for the last partial
  * vector.  Up to XC_INET_AVX512_ALIGNED bytes: the same with a loop, no
- * alignment step.
+ * alignment step, inline in the entry too.
  *
  * Two entry points share these paths: xc_inet_sum_x64_avx512() and, for
  * CPUs with AVX-512 VNNI, xc_inet_sum_x64_avx512vnni(), whose long path
@@ -51,10 +51,14 @@
  * takes at most 2^25 vectors, far below the 2^32 the recovery allows. */
 #define XC_INET_AVX512_DRAIN_BLOCKS ((size_t)1 << 24)
 
-/* Buffers longer than this are read with aligned loads; below it, the
- * masked first vector and the extra vector it brings cost more than the
- * split loads they save (docs/inet.md). */
-#define XC_INET_AVX512_ALIGNED 512
+/* Buffers longer than this are read with aligned loads (and, with VNNI, by
+ * the vpdpwssd loop); below it, the masked first vector and the extra
+ * vector it brings, and the multiply's latency, cost more than they save.
+ * Measured from a program linking the shared library (bench/installed):
+ * the unaligned loop inline in the entry against the aligned VNNI path,
+ * ns per call, 576 bytes 5.2 against 7.2, 1024 bytes 8.3 against 10.1,
+ * 1500 bytes 12.8 against 13.0, 2048 bytes 15.5 against 15.0 (docs/inet.md). */
+#define XC_INET_AVX512_ALIGNED 1536
 
 /* Keeps a loaded vector in a register.  Without it GCC folds the load into
  * both the add and the shift, loading each 64 bytes twice, which makes the
@@ -130,24 +134,30 @@ XC_INET_AVX512_TARGET static inline uint64_t xc_inet_upto256(const uint8_t *p, s
     return xc_inet_hsum(xc_inet_lanes(raw, hs));
 }
 
-/* From 257 bytes to XC_INET_AVX512_ALIGNED: unaligned loads, two sets of
- * accumulators, no alignment step. */
+/* From 257 bytes to XC_INET_AVX512_ALIGNED: unaligned loads, 128 bytes an
+ * iteration into two sets of accumulators, then at most one whole vector
+ * and one masked one.  (256-byte iterations, or four sets, ran no faster
+ * here, and cost a branch more on the way out.) */
 XC_INET_AVX512_TARGET static inline uint64_t xc_inet_unaligned(const uint8_t *p, size_t len)
 {
     __m512i raw0 = _mm512_loadu_si512(p);
+    XC_INET_PIN(raw0);
     __m512i hs0 = _mm512_srli_epi64(raw0, 32);
     __m512i raw1 = _mm512_setzero_si512(), hs1 = raw1;
     p += 64;
     len -= 64;
-    while (len >= 256) {
+    while (len >= 128) {
         xc_inet_add(_mm512_loadu_si512(p), &raw0, &hs0);
         xc_inet_add(_mm512_loadu_si512(p + 64), &raw1, &hs1);
-        xc_inet_add(_mm512_loadu_si512(p + 128), &raw0, &hs0);
-        xc_inet_add(_mm512_loadu_si512(p + 192), &raw1, &hs1);
-        p += 256;
-        len -= 256;
+        p += 128;
+        len -= 128;
     }
-    xc_inet_rest(p, len, &raw1, &hs1);
+    if (len >= 64) {
+        xc_inet_add(_mm512_loadu_si512(p), &raw1, &hs1);
+        p += 64;
+        len -= 64;
+    }
+    if (len) xc_inet_add(xc_inet_load_part(p, len), &raw0, &hs0);
     __m512i v = xc_inet_lanes(_mm512_add_epi64(raw0, raw1), _mm512_add_epi64(hs0, hs1));
     return xc_inet_hsum(v);
 }
@@ -299,16 +309,16 @@ XC_INET_VNNI_TARGET static inline uint64_t xc_inet_vnni_aligned(const uint8_t *p
 }
 
 /*
- * The entry point keeps the paths up to 256 bytes inline; the others are
- * separate functions reached by a tail jump.  Each starts on a 64-byte
- * boundary: at these sizes the speed of a path moved by about a quarter
- * depending on where its branch targets fell relative to the 64-byte
- * windows of the fetch and op cache, so a path whose placement depended
- * on whatever code the linker put before it was fast in one program and
- * slow in another (docs/inet.md).
+ * The entry point keeps the paths up to XC_INET_AVX512_ALIGNED bytes
+ * inline; the long ones are separate functions reached by a tail jump.
+ * Each starts on a 64-byte boundary: at these sizes the speed of a path
+ * moved by about a quarter depending on where its branch targets fell
+ * relative to the 64-byte windows of the fetch and op cache, so a path
+ * whose placement depended on whatever code the linker put before it was
+ * fast in one program and slow in another (docs/inet.md).
  */
 /* The public partial sum of a total of at most XC_INET_AVX512_ALIGNED bytes,
- * read from the buffer's start.  Such a total is below 2^39, so it can be
+ * read from the buffer's start.  Such a total is below 2^41, so it can be
  * multiplied by 2^8, which swaps the bytes of every word modulo 0xFFFF
  * (inet_internal.h): one shift, where xc_inet_finish() with a rotation
  * rotates both the starting sum and the result.  One instruction and one
@@ -316,12 +326,6 @@ XC_INET_VNNI_TARGET static inline uint64_t xc_inet_vnni_aligned(const uint8_t *p
 static inline uint32_t xc_inet_finish_short(uint64_t total, uint32_t sum)
 {
     return xc_inet_finish(total << 8, sum, 0);
-}
-
-XC_INET_AVX512_TARGET XC_NOINLINE XC_ALIGNED(64) static uint32_t
-xc_inet_sum_mid(uint32_t sum, const uint8_t *data, size_t len)
-{
-    return xc_inet_finish_short(xc_inet_unaligned(data, len), sum);
 }
 
 XC_INET_AVX512_TARGET XC_NOINLINE XC_ALIGNED(64) static uint32_t
@@ -344,43 +348,47 @@ xc_inet_sum_long_vnni(uint32_t sum, const uint8_t *data, size_t len)
  * entry point's ISA allows.  vnni is a constant after inlining.
  *
  * Up to 64 bytes is the fall-through path, with no taken branch between
- * the dispatch jump and the return.  The other paths are reached by a
+ * the caller's call and the return.  The other paths are reached by a
  * taken branch, and GCC is asked to put every such target on a 64-byte
- * boundary (XC_INET_ALIGN_TARGETS): a taken branch ends a fetch, and a
- * target near the end of a 64-byte window costs another one before the
- * path gets going.  Measured through xc_inet_sum(), against DPDK: with
- * this layout 64 bytes 1.04x and 256 bytes 1.53x; with the same layout
- * unaligned, 1.04x and 1.40x; with 64 bytes behind the taken branch
- * instead, 1.01x and 1.53x (docs/inet.md). */
-XC_INET_AVX512_TARGET XC_FORCE_INLINE uint32_t xc_inet_sum_body(uint32_t sum, const uint8_t *data,
-                                                              size_t len, int vnni)
+ * boundary and not to merge the paths' common tails (XC_ALIGN_JUMPS): a
+ * taken branch ends a fetch, and a target near the end of a 64-byte window
+ * costs another one before the path gets going; a merged tail is a jump
+ * more.  Measured through xc_inet_sum(), against DPDK: with this layout 64
+ * bytes 1.04x and 256 bytes 1.53x; with the same layout unaligned, 1.04x
+ * and 1.40x; with 64 bytes behind the taken branch instead, 1.01x and 1.53x
+ * (docs/inet.md). */
+XC_INET_AVX512_TARGET XC_FORCE_INLINE uint32_t xc_inet_out(uint32_t s, int fold)
 {
-    if (XC_LIKELY(len <= 64)) return xc_inet_finish_short(xc_inet_upto64(data, len), sum);
-    if (XC_LIKELY(len <= 256)) return xc_inet_finish_short(xc_inet_upto256(data, len), sum);
-    if (len <= XC_INET_AVX512_ALIGNED) return xc_inet_sum_mid(sum, data, len);
-    if (vnni) return xc_inet_sum_long_vnni(sum, data, len);
-    return xc_inet_sum_long(sum, data, len);
+    return fold ? xc_inet_fold16(s) : s;
 }
 
-/* Branch targets that are reached only by jumping start on a 64-byte
- * boundary (GCC's -falign-jumps, for these two functions only; clang has
- * no per-function form and keeps its own layout). */
-#if defined(__GNUC__) && !defined(__clang__)
-#  define XC_INET_ALIGN_TARGETS __attribute__((optimize("align-jumps=64")))
-#else
-#  define XC_INET_ALIGN_TARGETS
-#endif
+/* fold (a constant after inlining) folds each path's sum inside the path,
+ * so that the checksum entries' paths do not meet at a shared fold. */
+XC_INET_AVX512_TARGET XC_FORCE_INLINE uint32_t xc_inet_sum_body(uint32_t sum, const uint8_t *data,
+                                                              size_t len, int vnni, int fold)
+{
+    if (XC_LIKELY(len <= 64))
+        return xc_inet_out(xc_inet_finish_short(xc_inet_upto64(data, len), sum), fold);
+    if (XC_LIKELY(len <= 256))
+        return xc_inet_out(xc_inet_finish_short(xc_inet_upto256(data, len), sum), fold);
+    if (len <= XC_INET_AVX512_ALIGNED)
+        return xc_inet_out(xc_inet_finish_short(xc_inet_unaligned(data, len), sum), fold);
+    if (vnni) return xc_inet_out(xc_inet_sum_long_vnni(sum, data, len), fold);
+    return xc_inet_out(xc_inet_sum_long(sum, data, len), fold);
+}
+
+#define XC_INET_ALIGN_TARGETS XC_ALIGN_JUMPS
 
 XC_INET_AVX512_TARGET XC_ALIGNED(64) XC_INET_ALIGN_TARGETS
 uint32_t xc_inet_sum_x64_avx512(uint32_t sum, const uint8_t *data, size_t len)
 {
-    return xc_inet_sum_body(sum, data, len, 0);
+    return xc_inet_sum_body(sum, data, len, 0, 0);
 }
 
 XC_INET_VNNI_TARGET XC_ALIGNED(64) XC_INET_ALIGN_TARGETS
 uint32_t xc_inet_sum_x64_avx512vnni(uint32_t sum, const uint8_t *data, size_t len)
 {
-    return xc_inet_sum_body(sum, data, len, 1);
+    return xc_inet_sum_body(sum, data, len, 1, 0);
 }
 
 /* The checksum entries: the same paths with the fold inside, so that
@@ -388,13 +396,13 @@ uint32_t xc_inet_sum_x64_avx512vnni(uint32_t sum, const uint8_t *data, size_t le
 XC_INET_AVX512_TARGET XC_ALIGNED(64) XC_INET_ALIGN_TARGETS
 uint16_t xc_inet_checksum_x64_avx512(const uint8_t *data, size_t len)
 {
-    return xc_inet_fold16(xc_inet_sum_body(0, data, len, 0));
+    return (uint16_t)xc_inet_sum_body(0, data, len, 0, 1);
 }
 
 XC_INET_VNNI_TARGET XC_ALIGNED(64) XC_INET_ALIGN_TARGETS
 uint16_t xc_inet_checksum_x64_avx512vnni(const uint8_t *data, size_t len)
 {
-    return xc_inet_fold16(xc_inet_sum_body(0, data, len, 1));
+    return (uint16_t)xc_inet_sum_body(0, data, len, 1, 1);
 }
 
 #endif /* XC_ARCH_X64 */
