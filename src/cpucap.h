@@ -150,6 +150,9 @@ XC_HIDDEN XC_EARLY unsigned xc_cpucap_resolve(unsigned long hwcap);
 #    define XC_RESOLVER_PARAMS void
 #    define XC_RESOLVER_HWCAP 0ul
 #  endif
+/* A resolver's attributes: resolver-safe, and marked used, since clang
+ * does not count the ifunc attribute's reference to a static function. */
+#  define XC_RESOLVER XC_EARLY __attribute__((used))
 /* Binds the function being declared to what resolver returns. */
 #  define XC_IFUNC(resolver) __attribute__((ifunc(#resolver)))
 #endif

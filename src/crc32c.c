@@ -17,7 +17,7 @@
 #if defined(XC_HAVE_IFUNC)
 typedef uint32_t (*xc_crc32c_entry_fn)(uint32_t, const void *, size_t);
 
-XC_EARLY static xc_crc32c_entry_fn resolve_crc32c(XC_RESOLVER_PARAMS)
+XC_RESOLVER static xc_crc32c_entry_fn resolve_crc32c(XC_RESOLVER_PARAMS)
 {
     return (xc_crc32c_entry_fn)xc_crc32c_choose(xc_cpucap_resolve(XC_RESOLVER_HWCAP))->fn;
 }
@@ -80,7 +80,7 @@ XC_EARLY static xc_combine_fn combine_choose(unsigned f)
 }
 
 #if defined(XC_HAVE_IFUNC)
-XC_EARLY static xc_combine_fn resolve_combine(XC_RESOLVER_PARAMS)
+XC_RESOLVER static xc_combine_fn resolve_combine(XC_RESOLVER_PARAMS)
 {
     return combine_choose(xc_cpucap_resolve(XC_RESOLVER_HWCAP));
 }

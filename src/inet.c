@@ -17,12 +17,12 @@
 typedef uint32_t (*xc_inet_sum_entry_fn)(uint32_t, const void *, size_t);
 typedef uint16_t (*xc_inet_checksum_entry_fn)(const void *, size_t);
 
-XC_EARLY static xc_inet_sum_entry_fn resolve_inet_sum(XC_RESOLVER_PARAMS)
+XC_RESOLVER static xc_inet_sum_entry_fn resolve_inet_sum(XC_RESOLVER_PARAMS)
 {
     return (xc_inet_sum_entry_fn)xc_inet_choose(xc_cpucap_resolve(XC_RESOLVER_HWCAP))->fn;
 }
 
-XC_EARLY static xc_inet_checksum_entry_fn resolve_inet_checksum(XC_RESOLVER_PARAMS)
+XC_RESOLVER static xc_inet_checksum_entry_fn resolve_inet_checksum(XC_RESOLVER_PARAMS)
 {
     return (xc_inet_checksum_entry_fn)xc_inet_choose(xc_cpucap_resolve(XC_RESOLVER_HWCAP))
         ->checksum;
