@@ -17,6 +17,9 @@
  * peers get their best case: DPDK's sum is inlined, compiled -O3
  * -march=native, with a length that stays the same across its loop, and
  * ISA-L is called directly.  Speedups are the peer's time over xcodec's.
+ *
+ * A last table has xcodec_inline.h's fixed-length checksums (20 and 40
+ * bytes, lengths the compiler knows) beside the same DPDK loop.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +27,7 @@
 
 #include "bench.h"
 #include "xcodec.h"
+#include "xcodec_inline.h"
 
 #ifdef XC_HAVE_ISAL
 #  include <isa-l/crc.h>
@@ -132,6 +136,33 @@ static int op_inet_direct(void *c)
     return 0;
 }
 
+/* xcodec_inline.h, compiled into the loop like DPDK's sum. */
+static int op_inet_inline20(void *c)
+{
+    struct xc_sum_ctx *s = c;
+    uint32_t acc = 0;
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = s->p;
+        XC_BENCH_OPAQUE(q);
+        acc += xc_inline_ipv4_checksum(q);
+    }
+    s->sink = acc;
+    return 0;
+}
+
+static int op_inet_inline40(void *c)
+{
+    struct xc_sum_ctx *s = c;
+    uint32_t acc = 0;
+    for (int i = 0; i < XC_SUM_BATCH; i++) {
+        const uint8_t *q = s->p;
+        XC_BENCH_OPAQUE(q);
+        acc += xc_inline_inet_checksum40(q);
+    }
+    s->sink = acc;
+    return 0;
+}
+
 #if defined(XC_HAVE_DPDK)
 #  define XC_INET_PEER xc_bench_op_inet_dpdk
 #  define XC_INET_PEER_NAME "DPDK"
@@ -227,6 +258,40 @@ static void one_table(const struct xc_bench_cfg *cfg, const char *key, const cha
     if (cfg->json) printf("  ]");
 }
 
+/* The inline checksums of fixed length beside the peer at that length. */
+static void inline_table(const struct xc_bench_cfg *cfg, uint8_t *buf)
+{
+    static const size_t lens[] = {20, 40};
+    const xc_bench_op mine[] = {op_inet_inline20, op_inet_inline40};
+    if (cfg->json) {
+        printf("  \"inline\": [\n");
+    } else {
+        printf("\nInternet checksum, xcodec_inline.h (lengths known to the compiler), GB/s\n");
+        printf("%9s %5s %9s %9s %8s\n", "bytes", "align", "inline", XC_INET_PEER_NAME, "speedup");
+    }
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t a = 0; a < 2; a++) {
+            struct xc_sum_ctx x, y;
+            memset(&x, 0, sizeof x);
+            x.p = buf + a;
+            x.n = lens[k];
+            y = x;
+            double tx, ty;
+            xc_bench_pair(cfg, mine[k], &x, XC_INET_PEER, &y, &tx, &ty);
+            const double n = (double)lens[k] * XC_SUM_BATCH;
+            double gx = n / tx * 1e-9, gy = n / ty * 1e-9;
+            if (cfg->json)
+                printf("    {\"bytes\": %zu, \"align\": %zu, \"xcodec_gbps\": %.3f, "
+                       "\"peer_gbps\": %.3f, \"speedup\": %.3f}%s\n",
+                       lens[k], a, gx, gy, ty / tx, k == 1 && a == 1 ? "" : ",");
+            else
+                printf("%9zu %5zu %9.2f %9.2f %7.2fx\n", lens[k], a, gx, gy, ty / tx);
+            fflush(stdout);
+        }
+    }
+    if (cfg->json) printf("  ]");
+}
+
 int xc_bench_sums(const struct xc_bench_cfg *cfg)
 {
     uint8_t *buf = aligned_alloc(64, XC_SUMS_BUFFER);
@@ -248,6 +313,8 @@ int xc_bench_sums(const struct xc_bench_cfg *cfg)
     if (!only || strcmp(only, "inet") == 0) {
         if (cfg->json) printf("  \"inet_peer\": \"%s\",\n", XC_INET_PEER_NAME);
         one_table(&c, "inet", "Internet checksum", XC_INET_PEER_NAME, inet_ops, buf);
+        if (cfg->json) printf(",\n");
+        inline_table(&c, buf);
         if (cfg->json) printf(",\n");
     }
     free(buf);
