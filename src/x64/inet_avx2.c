@@ -7,9 +7,19 @@
  * high one; the exact lane totals come back at the end as raw - 2^32 high
  * + high, three vector operations per 32 bytes.
  *
- * AVX2 has no byte-masked load, so bytes that do not fill a vector go
- * through the scalar code of inet_internal.h: all of a buffer under 32
- * bytes, and the last 31 bytes or fewer of a longer one.  Their words pair
+ * Up to 64 bytes, the common case for packet headers, one path with no
+ * branch: AVX2 has no byte-masked load, but VPMASKMOVD loads whole 32-bit
+ * words under a mask (masked-out words are not read and cannot fault), so
+ * two of them take the len / 4 whole words, and the last len % 4 bytes come
+ * from one 32-bit load that ends at the end of the buffer, shifted down past
+ * the bytes already counted.  Those bytes start at an offset that is a
+ * multiple of 4, so their words pair as the vectors' do.  Measured from a
+ * program linking the shared library, ns per call at 20, 40 and 64 bytes:
+ * 3.3, 3.3, 3.3, where the scalar code below took 4.4, 5.2, 5.4.  Fewer
+ * than 4 bytes go to the scalar code.
+ *
+ * Longer buffers: bytes that do not fill a vector go through the scalar
+ * code of inet_internal.h, the last 31 bytes or fewer.  Their words pair
  * from an even offset, so their total adds to the vectors' directly.
  *
  * Long buffers are first brought to a 32-byte boundary by the scalar code,
@@ -109,24 +119,58 @@ XC_INET_AVX2_TARGET static inline uint64_t xc_inet_vectors(const uint8_t *p, siz
     return total + xc_inet_sum_native(p, len & 31);
 }
 
-XC_INET_AVX2_TARGET
-uint32_t xc_inet_sum_x64_avx2(uint32_t sum, const uint8_t *data, size_t len)
+/* 4 to 64 bytes, no branch (above). */
+XC_INET_AVX2_TARGET static inline uint64_t xc_inet_upto64(const uint8_t *p, size_t len)
 {
-    if (len < 32) return xc_inet_finish(xc_inet_sum_native(data, len), sum, 8);
-    if (len <= XC_INET_AVX2_ALIGN_MIN) return xc_inet_finish(xc_inet_vectors(data, len), sum, 8);
+    const __m256i words = _mm256_set1_epi32((int)(len >> 2));
+    const __m256i m0 = _mm256_cmpgt_epi32(words, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    const __m256i m1 = _mm256_cmpgt_epi32(words, _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15));
+    __m256i x0 = _mm256_maskload_epi32((const int *)(const void *)p, m0);
+    __m256i x1 = _mm256_maskload_epi32((const int *)(const void *)(p + 32), m1);
+    const __m256i lo = _mm256_set1_epi64x(0xFFFFFFFF);
+    __m256i v = _mm256_add_epi64(_mm256_add_epi64(_mm256_and_si256(x0, lo), _mm256_srli_epi64(x0, 32)),
+                                 _mm256_add_epi64(_mm256_and_si256(x1, lo), _mm256_srli_epi64(x1, 32)));
+    __m128i t = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    t = _mm_add_epi64(t, _mm_unpackhi_epi64(t, t));
+    /* A shift by 32 (len a multiple of 4) leaves nothing: the 64-bit value
+     * is zero-extended. */
+    uint64_t tail = (uint64_t)xc_read32(p + len - 4) >> (8 * (4 - (len & 3)));
+    return (uint64_t)_mm_cvtsi128_si64(t) + tail;
+}
+
+XC_INET_AVX2_TARGET XC_FORCE_INLINE uint32_t xc_inet_out(uint32_t s, int fold)
+{
+    return fold ? xc_inet_fold16(s) : s;
+}
+
+/* Both entry points; fold (a constant after inlining) folds each path's
+ * sum inside the path, so that the paths do not meet at a shared fold. */
+XC_INET_AVX2_TARGET XC_FORCE_INLINE uint32_t xc_inet_avx2_body(uint32_t sum, const uint8_t *data,
+                                                             size_t len, int fold)
+{
+    if (XC_LIKELY(len - 4 <= 60)) return xc_inet_out(xc_inet_finish(xc_inet_upto64(data, len), sum, 8), fold);
+    if (len < 4) return xc_inet_out(xc_inet_finish(xc_inet_sum_native(data, len), sum, 8), fold);
+    if (len <= XC_INET_AVX2_ALIGN_MIN)
+        return xc_inet_out(xc_inet_finish(xc_inet_vectors(data, len), sum, 8), fold);
 
     const size_t head = (size_t)(-(uintptr_t)data & 31);
     const uint64_t head_total = xc_inet_sum_native(data, head);
     /* The part after an odd head pairs its words the other way round. */
     uint32_t body = xc_inet_rol32(xc_inet_fold64(xc_inet_vectors(data + head, len - head)),
                                   (unsigned)(head & 1) * 8);
-    return xc_inet_finish((uint64_t)body + head_total, sum, 8);
+    return xc_inet_out(xc_inet_finish((uint64_t)body + head_total, sum, 8), fold);
 }
 
-XC_INET_AVX2_TARGET
+XC_INET_AVX2_TARGET XC_ALIGNED(64) XC_ALIGN_JUMPS
+uint32_t xc_inet_sum_x64_avx2(uint32_t sum, const uint8_t *data, size_t len)
+{
+    return xc_inet_avx2_body(sum, data, len, 0);
+}
+
+XC_INET_AVX2_TARGET XC_ALIGNED(64) XC_ALIGN_JUMPS
 uint16_t xc_inet_checksum_x64_avx2(const uint8_t *data, size_t len)
 {
-    return xc_inet_fold16(xc_inet_sum_x64_avx2(0, data, len));
+    return (uint16_t)xc_inet_avx2_body(0, data, len, 1);
 }
 
 #endif /* XC_ARCH_X64 */
