@@ -182,14 +182,17 @@ XC_TARGET("avx2,sse4.2,pclmul") XC_NOINLINE static uint32_t long_avx(uint32_t c,
     return long_body(c, p, len);
 }
 
-PCLMUL_TARGET uint32_t xc_crc32c_x64_pclmul(uint32_t crc, const uint8_t *p, size_t len)
+/* The entries start on a 64-byte boundary, their branch targets too (see
+ * crc32c_avx512.c). */
+PCLMUL_TARGET XC_ALIGNED(64) XC_ALIGN_JUMPS
+uint32_t xc_crc32c_x64_pclmul(uint32_t crc, const uint8_t *p, size_t len)
 {
     if (XC_LIKELY(len < MIX_MIN)) return ~xc_crc32c_x64_short(~crc, p, len);
     return ~long_sse(~crc, p, len);
 }
 
-XC_TARGET("avx2,sse4.2,pclmul") uint32_t xc_crc32c_x64_avx2(uint32_t crc, const uint8_t *p,
-                                                             size_t len)
+XC_TARGET("avx2,sse4.2,pclmul") XC_ALIGNED(64) XC_ALIGN_JUMPS
+uint32_t xc_crc32c_x64_avx2(uint32_t crc, const uint8_t *p, size_t len)
 {
     if (XC_LIKELY(len < MIX_MIN)) return ~xc_crc32c_x64_short(~crc, p, len);
     return ~long_avx(~crc, p, len);
