@@ -4,7 +4,9 @@
 # and tests
 #   1. release (gcc, -Werror), every test under every XC_CPUCAP tier this CPU
 #      has, plus the install/consumer test; then the portable tier again
-#      with the shared test data hidden (preset release-nodata);
+#      with the shared test data hidden (preset release-nodata); then the
+#      checksum and dispatch tests of a build without IFUNC (preset
+#      release-table), where the entry points jump through the table;
 #   2. asan-ubsan (clang, -Werror), every tier;
 #   2b. tsan: ThreadSanitizer (clang) on the test of contexts sharing one
 #      prepared dictionary from several threads (only that test case);
@@ -68,7 +70,9 @@ for stage in $stages; do
     release)
       build release
       run_ctest release ""
-      run_ctest release-nodata "" ;;
+      run_ctest release-nodata ""
+      build release-table
+      run_ctest release-table "" ;;
     asan)
       build asan-ubsan
       run_ctest asan-ubsan "" ;;
