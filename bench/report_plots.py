@@ -117,3 +117,26 @@ def by_size(work, name, png, title, rows, peer):
         script += ', \\\n     "%s" using 1:3 with linespoints %s title "%s"' % (
             data, PEER_STYLE, peer)
     return _draw(work, name, script + "\n", png)
+
+
+def ratios_by_size(work, name, png, title, series):
+    """series: [(label, [(bytes, ratio or None)])], one line each, against
+    the input size on a log axis, with the line of parity at 1."""
+    series = [(lab, pts) for lab, pts in series if any(r for _, r in pts)]
+    if not series:
+        return None
+    colours = ["#1f77b4", "#aec7e8", "#d62728", "#ff9896", "#2ca02c", "#98df8a"]
+    plots = []
+    for i, (lab, pts) in enumerate(series):
+        data = _write(work, "%s_%d.dat" % (name, i), [(str(n), _num(r)) for n, r in pts])
+        plots.append('"%s" using 1:2 with linespoints lc rgb "%s" pt 7 lw 2 title "%s"' % (
+            data, colours[i % len(colours)], lab))
+    script = ("set logscale x\n"
+              "set yrange [0:*]\n"
+              'set xlabel "bytes per call (data in cache)"\n'
+              'set ylabel "speedup (peer time / xcodec time)"\n'
+              'set title "%s"\n'
+              "set key top left\n"
+              "plot 1 with lines dt 2 lc rgb \"#777777\" notitle, \\\n     " % title +
+              ", \\\n     ".join(plots))
+    return _draw(work, name, script + "\n", png)

@@ -18,6 +18,10 @@ What runs, in this order (the results go to BUILD/report/*.json):
              the encoder memory per level.
   sums.json  xcodec_bench's crc32c_vs_isal and inet_vs_dpdk families for
              xcodec's dispatched functions, aligned and misaligned.
+  calls.json bench/installed: the build installed into BUILD/report/prefix,
+             the checksums called from a program outside the library that
+             links the installed shared library, then the static one
+             (programs/bench_sums.c), beside ISA-L and DPDK.
   dict.json  xcodec_bench's zstd_dict families (bench/bench_zstd_dict.cc).
   meta.json  the machine: CPU, cores, kernel, compilers, library versions.
 """
@@ -196,10 +200,42 @@ def run_all(args, results):
         sums["benchmarks"] = sums.get("benchmarks", []) + alone.get("benchmarks", [])
     save(results, "sums", sums)
 
+    save(results, "calls", installed_calls(args, results))
+
     env = {"XC_BENCH_DICT_MAX_RECORDS": "300"} if args.quick else {}
     save(results, "dict", gbench(bench, r"^zstd_dict_", args, env))
     meta = machine(args, main, sums)
     save(results, "meta", meta)
+
+
+def installed_calls(args, results):
+    """bench/installed against this build, installed: {"shared": ...,
+    "static": ...}, each the JSON one of its programs printed; {} when the
+    install or the build fails (the report then says so)."""
+    prefix = os.path.join(results, "prefix")
+    work = os.path.join(results, "installed-build")
+    shutil.rmtree(prefix, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+    say("installing the build and building bench/installed against it")
+    steps = [["cmake", "--install", args.build, "--prefix", prefix],
+             ["cmake", "-S", os.path.join(HERE, "installed"), "-B", work,
+              "-DCMAKE_PREFIX_PATH=" + prefix],
+             ["cmake", "--build", work, "-j", os.environ.get("XC_JOBS", "2")]]
+    for cmd in steps:
+        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if r.returncode != 0:
+            say("bench/installed skipped: %s failed:\n%s" % (" ".join(cmd[:3]),
+                                                          r.stderr.decode()[-2000:]))
+            return {}
+    libdirs = [d for d in os.listdir(prefix) if d.startswith("lib")]
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(prefix, libdirs[0]) if libdirs else ""
+    out = {}
+    for link in ("shared", "static"):
+        cmd = [os.path.join(work, "xcodec-sums-" + link), "--json"]
+        cmd += ["--quick"] if args.quick else []
+        out[link] = run_json(cmd, env, allow_fail=True)
+    return out
 
 
 def save(results, name, obj):
