@@ -70,6 +70,7 @@ const size_t xc_crc32c_variant_count = XC_ARRAY_SIZE(xc_crc32c_variants);
 const struct xc_inet_variant xc_inet_variants[] = {
     {"portable", xc_inet_sum_portable, 0, xc_inet_checksum_portable},
 #if defined(XC_ARCH_X64)
+    {"x64-ssse3", xc_inet_sum_x64_ssse3, XC_CPU_X64_SSE42, xc_inet_checksum_x64_ssse3},
     {"x64-avx2", xc_inet_sum_x64_avx2, XC_CPU_X64_AVX2, xc_inet_checksum_x64_avx2},
     {"x64-avx512", xc_inet_sum_x64_avx512, XC_CPU_X64_AVX512 | XC_CPU_X64_BMI2,
      xc_inet_checksum_x64_avx512},

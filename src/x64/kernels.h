@@ -17,11 +17,13 @@ XC_HIDDEN uint32_t xc_crc32c_x64_pclmul(uint32_t crc, const uint8_t *data, size_
 XC_HIDDEN uint32_t xc_crc32c_x64_avx2(uint32_t crc, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_crc32c_x64_avx512(uint32_t crc, const uint8_t *data, size_t len);
 
+XC_HIDDEN uint32_t xc_inet_sum_x64_ssse3(uint32_t sum, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_inet_sum_x64_avx2(uint32_t sum, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_inet_sum_x64_avx512(uint32_t sum, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_inet_sum_x64_avx512vnni(uint32_t sum, const uint8_t *data, size_t len);
 /* The checksum entries: each variant's sum of (0, data, len), folded and
  * complemented (xc_inet_checksum()). */
+XC_HIDDEN uint16_t xc_inet_checksum_x64_ssse3(const uint8_t *data, size_t len);
 XC_HIDDEN uint16_t xc_inet_checksum_x64_avx2(const uint8_t *data, size_t len);
 XC_HIDDEN uint16_t xc_inet_checksum_x64_avx512(const uint8_t *data, size_t len);
 XC_HIDDEN uint16_t xc_inet_checksum_x64_avx512vnni(const uint8_t *data, size_t len);
