@@ -117,11 +117,16 @@ XC_API const char *xc_error_string(enum xc_error code);
 
 /*
  * The library detects the CPU once, before first use, and picks one variant
- * of each hot kernel.  The environment variable XC_CPUCAP, read at that
- * moment, caps the tier: "portable"; on x64 "sse42", "pclmul", "avx2",
- * "avx512"; on Arm64 "crc", "pmull", "sha3".  Each tier includes the ones
- * before it.  A cap above what the CPU has gives what the CPU has; an unknown
- * value is ignored (and named by xc_cpucap_describe()).
+ * of each hot kernel.  The environment variable XC_CPUCAP, read once from the
+ * environment the process started with, caps the tier: "portable"; on x64
+ * "sse42", "pclmul", "avx2", "avx512"; on Arm64 "crc", "pmull", "sha3".  Each
+ * tier includes the ones before it.  A cap above what the CPU has gives what
+ * the CPU has; an unknown value is ignored (and named by
+ * xc_cpucap_describe()).  On ELF platforms with glibc the checksum functions
+ * (xc_crc32c, xc_crc32c_combine, xc_inet_sum, xc_inet_checksum) are bound to
+ * their variant by the dynamic linker (GNU IFUNC), in shared and static
+ * programs alike; elsewhere they call it through a table.  Either way the
+ * variant is the one xc_impl_name() names.
  */
 
 /*
