@@ -427,8 +427,8 @@ int xc_cli_bench(int argc, char **argv)
             printf("usage: xcodec bench [--json] [--quick] [--levels full|default|L,L,...] "
                    "[FILE...]\n"
                    "xcodec beside libzstd (by default levels %d, %d, %d, %d, %d; levels above 19\n"
-                   "only on inputs up to 1 MiB) and the checksums beside ISA-L and the plain\n"
-                   "loop, on FILEs or a built-in corpus of 4 x 1 MiB.\n",
+                   "only on inputs up to 1 MiB) and the checksums beside ISA-L and DPDK (or the plain\n"
+                   "loop without DPDK), on FILEs or a built-in corpus of 4 x 1 MiB.\n",
                    g_default_levels[0], g_default_levels[1], g_default_levels[2],
                    g_default_levels[3], g_default_levels[4]);
             return XC_EXIT_OK;
