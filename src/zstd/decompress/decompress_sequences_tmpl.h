@@ -73,7 +73,7 @@ XC_FORCE_INLINE void wildcopy(uint8_t *d, const uint8_t *s, size_t len)
  * byte copy follows the overlap exactly); after that the source is moved
  * back to the nearest multiple of `of` that is at least 8, then at least
  * 16, so that 8- and then 16-byte blocks never read what they write.
- * Writes up to 15 bytes past op + ml. */
+ * Writes up to 31 bytes past op + ml (within XC_ZSTD_WILDCOPY). */
 /* Matches longer than this past their first 16 bytes copy from a pattern
  * buffer (below). */
 #define SHORT_PATTERN_FROM 48
@@ -118,15 +118,19 @@ XC_FORCE_INLINE void copy_match_short(uint8_t *op, size_t of, size_t ml)
      * what the store before just wrote, and every block would wait for it.
      * The period is spread once into a small buffer instead, and each
      * block is copied from there at its phase: a load from a buffer that
-     * no store is pending for, then a store.  pat[i] = pat[i - of]. */
-    uint8_t pat[48];
+     * no store is pending for, then a store.  pat[i] = pat[i - of].  32
+     * bytes a step, so that the phase's update (a compare on the critical
+     * path) is paid once per two stores; the last step may write up to 31
+     * bytes past the match, within XC_ZSTD_WILDCOPY. */
+    uint8_t pat[64];
     copy16(pat, m);
     for (size_t i = 16; i < sizeof pat; i++) pat[i] = pat[i - of];
-    size_t const step = 16 % of;
+    size_t const step = 32 % of;
     size_t phase = 0;
     do {
         copy16(op, pat + phase);
-        op += 16;
+        copy16(op + 16, pat + phase + 16);
+        op += 32;
         phase += step;
         if (phase >= of) phase -= of;
     } while (op < end);
