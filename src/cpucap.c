@@ -38,6 +38,7 @@
 #  include <cpuid.h>
 #elif defined(XC_ARCH_X64) && defined(XC_HAVE_CPU_FEATURES)
 #  include <cpu_features/cpuinfo_x86.h>
+#  include "cpucap_cpu_features.h"
 #endif
 #if defined(XC_ARCH_ARM64) && defined(__linux__)
 #  include <sys/auxv.h>
@@ -328,18 +329,7 @@ XC_EARLY static unsigned detect(unsigned long hwcap)
     f = detect_x64();
 #elif defined(XC_ARCH_X64) && defined(XC_HAVE_CPU_FEATURES)
     const X86Info info = GetX86Info();
-    const X86Features *x = &info.features;
-    if (!!x->sse4_2 && !!x->ssse3 && !!x->popcnt) f |= XC_CPU_X64_SSE42;
-    if ((f & XC_CPU_X64_SSE42) && !!x->pclmulqdq) f |= XC_CPU_X64_PCLMUL;
-    /* cpu_features only reports AVX/AVX2/AVX-512 when XCR0 says the OS saves
-     * the YMM/ZMM state. */
-    if (!!x->avx && !!x->avx2) f |= XC_CPU_X64_AVX2;
-    if (!!x->bmi1 && !!x->bmi2) f |= XC_CPU_X64_BMI2;
-    if ((f & XC_CPU_X64_AVX2) && !!x->avx512f && !!x->avx512bw && !!x->avx512vl &&
-        !!x->avx512dq)
-        f |= XC_CPU_X64_AVX512;
-    if ((f & XC_CPU_X64_AVX512) && !!x->vpclmulqdq) f |= XC_CPU_X64_VPCLMUL;
-    if ((f & XC_CPU_X64_AVX512) && !!x->avx512vnni) f |= XC_CPU_X64_VNNI;
+    f = xc_cpu_x64_from_cpu_features(&info.features);
 #elif defined(XC_ARCH_ARM64) && defined(__linux__)
     if (hwcap & XC_HWCAP_ASIMD) f |= XC_CPU_ARM64_NEON;
     if (hwcap & XC_HWCAP_CRC32) f |= XC_CPU_ARM64_CRC;

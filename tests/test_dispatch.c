@@ -22,6 +22,7 @@
 
 #if defined(XC_TEST_CPU_FEATURES)
 #  include <cpu_features/cpuinfo_x86.h>
+#  include "cpucap_cpu_features.h"
 #endif
 
 /* The address of a function, for comparison: an entry point's address is
@@ -117,17 +118,7 @@ static void test_detection_matches_cpu_features(void **state)
     (void)state;
 #if defined(XC_TEST_CPU_FEATURES) && defined(XC_HAVE_IFUNC) && defined(XC_ARCH_X64)
     const X86Info info = GetX86Info();
-    const X86Features *x = &info.features;
-    unsigned f = 0;
-    if (!!x->sse4_2 && !!x->ssse3 && !!x->popcnt) f |= XC_CPU_X64_SSE42;
-    if ((f & XC_CPU_X64_SSE42) && !!x->pclmulqdq) f |= XC_CPU_X64_PCLMUL;
-    if (!!x->avx && !!x->avx2) f |= XC_CPU_X64_AVX2;
-    if (!!x->bmi1 && !!x->bmi2) f |= XC_CPU_X64_BMI2;
-    if ((f & XC_CPU_X64_AVX2) && !!x->avx512f && !!x->avx512bw && !!x->avx512vl &&
-        !!x->avx512dq)
-        f |= XC_CPU_X64_AVX512;
-    if ((f & XC_CPU_X64_AVX512) && !!x->vpclmulqdq) f |= XC_CPU_X64_VPCLMUL;
-    if ((f & XC_CPU_X64_AVX512) && !!x->avx512vnni) f |= XC_CPU_X64_VNNI;
+    unsigned const f = xc_cpu_x64_from_cpu_features(&info.features);
     if (f != xc_cpu_detected())
         fail_msg("CPUID detection 0x%x, cpu_features 0x%x", xc_cpu_detected(), f);
 #else
