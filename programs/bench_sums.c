@@ -38,41 +38,33 @@ static const size_t g_sizes[] = {16,   20,   40,    64,     128,     256,
 static const size_t g_aligns[] = {0, 1};
 #define XC_SUMS_BUFFER (((size_t)1 << 20) + 128)
 
-static int op_crc_pointer(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    uint32_t (*fn)(uint32_t, const void *, size_t) = s->crc32c;
-    const uint8_t *p = s->p;
-    size_t n = s->n;
-    uint32_t acc = 0;
-    XC_BENCH_OPAQUE(fn);
-    for (int i = 0; i < XC_SUM_BATCH; i++) {
-        const uint8_t *q = p;
-        size_t k = n;
-        XC_BENCH_OPAQUE(q);
-        XC_BENCH_OPAQUE(k);
-        acc += fn(0, q, k);
+/* An operation that calls xcodec: XC_SUM_BATCH calls of `call` on q and k,
+ * the buffer and its length, both opaque to the compiler so that no call
+ * is hoisted or specialised; `setup` runs once before the loop. */
+#define XC_SUM_OP(name, setup, call)                                                        \
+    static int name(void *c)                                                                \
+    {                                                                                       \
+        struct xc_sum_ctx *s = c;                                                           \
+        const uint8_t *p = s->p;                                                            \
+        size_t n = s->n;                                                                    \
+        uint32_t acc = 0;                                                                   \
+        setup;                                                                              \
+        for (int i = 0; i < XC_SUM_BATCH; i++) {                                            \
+            const uint8_t *q = p;                                                           \
+            size_t k = n;                                                                   \
+            XC_BENCH_OPAQUE(q);                                                             \
+            XC_BENCH_OPAQUE(k);                                                             \
+            acc += (call);                                                                  \
+        }                                                                                   \
+        s->sink = acc;                                                                      \
+        return 0;                                                                           \
     }
-    s->sink = acc;
-    return 0;
-}
 
-static int op_crc_direct(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    const uint8_t *p = s->p;
-    size_t n = s->n;
-    uint32_t acc = 0;
-    for (int i = 0; i < XC_SUM_BATCH; i++) {
-        const uint8_t *q = p;
-        size_t k = n;
-        XC_BENCH_OPAQUE(q);
-        XC_BENCH_OPAQUE(k);
-        acc += xc_crc32c(0, q, k);
-    }
-    s->sink = acc;
-    return 0;
-}
+typedef uint32_t (*xc_sum_crc_fn)(uint32_t, const void *, size_t);
+typedef uint16_t (*xc_sum_inet_fn)(const void *, size_t);
+
+XC_SUM_OP(op_crc_pointer, xc_sum_crc_fn fn = s->crc32c; XC_BENCH_OPAQUE(fn), fn(0, q, k))
+XC_SUM_OP(op_crc_direct, (void)0, xc_crc32c(0, q, k))
 
 #ifdef XC_HAVE_ISAL
 /* ISA-L runs the register from its init argument and returns it without
@@ -100,41 +92,8 @@ static int op_crc_isal(void *c)
 #endif
 
 /* The value of a checksum field, as the peers below compute it. */
-static int op_inet_pointer(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    uint16_t (*fn)(const void *, size_t) = s->inet;
-    const uint8_t *p = s->p;
-    size_t n = s->n;
-    uint32_t acc = 0;
-    XC_BENCH_OPAQUE(fn);
-    for (int i = 0; i < XC_SUM_BATCH; i++) {
-        const uint8_t *q = p;
-        size_t k = n;
-        XC_BENCH_OPAQUE(q);
-        XC_BENCH_OPAQUE(k);
-        acc += fn(q, k);
-    }
-    s->sink = acc;
-    return 0;
-}
-
-static int op_inet_direct(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    const uint8_t *p = s->p;
-    size_t n = s->n;
-    uint32_t acc = 0;
-    for (int i = 0; i < XC_SUM_BATCH; i++) {
-        const uint8_t *q = p;
-        size_t k = n;
-        XC_BENCH_OPAQUE(q);
-        XC_BENCH_OPAQUE(k);
-        acc += xc_inet_checksum(q, k);
-    }
-    s->sink = acc;
-    return 0;
-}
+XC_SUM_OP(op_inet_pointer, xc_sum_inet_fn fn = s->inet; XC_BENCH_OPAQUE(fn), fn(q, k))
+XC_SUM_OP(op_inet_direct, (void)0, xc_inet_checksum(q, k))
 
 /* xcodec_inline.h, compiled into the loop like DPDK's sum. */
 static int op_inet_inline20(void *c)
