@@ -20,7 +20,7 @@
 #include "cpucap.h"
 #include "xc_test.h"
 
-#if defined(XC_TEST_CPU_FEATURES)
+#if defined(XC_TEST_CPU_FEATURES) && defined(XC_ARCH_X64)
 #  include <cpu_features/cpuinfo_x86.h>
 #  include "cpucap_cpu_features.h"
 #endif
