@@ -190,8 +190,8 @@ static void craft_seq(crafted *b, const uint8_t *lits, uint32_t lit_len, uint32_
     assert_true(off <= b->n);
     for (uint32_t i = 0; i < match_len; i++, b->n++) b->src[b->n] = b->src[b->n - off];
     xc_zseq *const q = &b->seq[b->nb++];
-    q->lit_len = lit_len;
-    q->match_len = match_len;
+    q->lit_len = (uint16_t)lit_len;
+    q->ml_base = (uint16_t)(match_len - 3);
     q->off_value = off_value_for(b->rep, off, lit_len);
     rep_apply(b->rep, q->off_value, lit_len);
 }

@@ -16,6 +16,7 @@
 #include "xc_test.h"
 #include "zstd_enc_test_util.h"
 #include "zstd/common/xxh64.h"
+#include "zstd/compress/compress_internal.h"
 
 #define ERR(name) ((size_t)0 - (size_t)XC_ERROR_##name)
 
@@ -434,6 +435,48 @@ static void test_explicit_parameters(void **state)
  * from one that compressed other data before, and streamed with the size
  * pledged (in any pieces, without flushes).  The hashes printed here are
  * compared across tiers and ISAs by the CI. */
+/* Lengths above 65535, which the sequence store keeps in 16 bits plus a
+ * note of the one sequence per block that needs more (compress_seqstore.h):
+ * a block whose first sequence has 80000 literals, and one whose match
+ * covers 100000 bytes.  Each frame's last block is the one checked. */
+static void test_long_lengths(void **state)
+{
+    (void)state;
+    size_t const block = 131072;
+    uint8_t *const src = zt_malloc(2 * block);
+    static const int levels[] = {-5, 1, 3, 5, 9, 13, 16, 19};
+    for (int kind = 0; kind < 2; kind++) {
+        xc_rand_fill(src, 2 * block);
+        uint8_t *const b = src + block;
+        size_t n;
+        if (kind == 0) {
+            /* The second block: 80000 literals, then 20000 bytes of them again. */
+            memcpy(b + 80000, b, 20000);
+            n = block + 100000;
+        } else {
+            /* The second block: the first block again, 100000 bytes of it. */
+            memcpy(b, src, 100000);
+            n = block + 100000;
+        }
+        for (size_t l = 0; l < XC_ARRAY_SIZE(levels); l++) {
+            xc_zstd_cctx *c = zt_new_cctx(levels[l]);
+            size_t fsize;
+            uint8_t *frame = zt_compress_oneshot(c, src, n, &fsize);
+            zt_check_decodes(frame, fsize, src, n, kind ? "long match" : "long literals");
+            assert_true(fsize + (kind ? 90000 : 15000) < n);
+            /* The literal run is the block's only sequence where the levels
+             * below the optimal parsers leave random bytes alone. */
+            if (kind == 1 || levels[l] < 13) {
+                assert_non_null(c->ss.long_seq);
+                assert_int_equal(c->ss.long_ml, kind);
+            }
+            free(frame);
+            xc_zstd_cctx_free(c);
+        }
+    }
+    free(src);
+}
+
 static void test_determinism(void **state)
 {
     (void)state;
@@ -511,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_impl_name),
         cmocka_unit_test(test_bad_parameters),
         cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_long_lengths),
         cmocka_unit_test(test_levels_oneshot),
         cmocka_unit_test(test_levels_stream),
         cmocka_unit_test(test_stream_sliding),

@@ -297,8 +297,8 @@ static inline void zt_seq_digest(const xc_zstd_cctx *c, uint64_t *h)
 {
     uint8_t b[12];
     for (size_t i = 0; i < c->ss.nb_seq; i++) {
-        xc_write_le32(b, c->ss.seq[i].lit_len);
-        xc_write_le32(b + 4, c->ss.seq[i].match_len);
+        xc_write_le32(b, xc_zseq_lit_len(&c->ss, &c->ss.seq[i]));
+        xc_write_le32(b + 4, xc_zseq_match_len(&c->ss, &c->ss.seq[i]));
         xc_write_le32(b + 8, c->ss.seq[i].off_value);
         *h = xc_xxh64(b, sizeof b, *h);
     }
@@ -313,12 +313,13 @@ static inline long zt_crossing_seq(const xc_zstd_cctx *c)
     size_t pos = 0;
     for (size_t i = 0; i < c->ss.nb_seq; i++) {
         const xc_zseq *s = &c->ss.seq[i];
-        pos += s->lit_len;
+        size_t const ml = xc_zseq_match_len(&c->ss, s);
+        pos += xc_zseq_lit_len(&c->ss, s);
         if (s->off_value > 3) {
             size_t const off = s->off_value - 3;
-            if (off > pos && off - pos < s->match_len) return (long)i;
+            if (off > pos && off - pos < ml) return (long)i;
         }
-        pos += s->match_len;
+        pos += ml;
     }
     return -1;
 }

@@ -215,6 +215,25 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
     }
 }
 
+/* The codes of the store's long sequence (compress_seqstore.h), which the
+ * code loops derived from its low 16 bits; hist, when not NULL, is moved
+ * from the wrong code to the right one. */
+static void xc_zstd_long_code(xc_zseqstore *ss, unsigned hist[3][64])
+{
+    if (!ss->long_seq) return;
+    size_t const i = (size_t)(ss->long_seq - ss->seq);
+    if (i >= ss->nb_seq) return;
+    unsigned const t = ss->long_ml ? XC_SEQ_ML : XC_SEQ_LL;
+    uint8_t *const code = ss->long_ml ? &ss->ml_code[i] : &ss->ll_code[i];
+    unsigned const right = ss->long_ml ? xc_zstd_ml_code(xc_zseq_match_len(ss, ss->long_seq) - 3)
+                                       : xc_zstd_ll_code(xc_zseq_lit_len(ss, ss->long_seq));
+    if (hist) {
+        hist[t][*code]--;
+        hist[t][right]++;
+    }
+    *code = (uint8_t)right;
+}
+
 static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsigned *commit)
 {
     xc_zseqstore *const ss = &c->ss;
@@ -250,8 +269,8 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
         for (; i + 1 < nb; i += 2) {
             unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
             unsigned const l1 = xc_zstd_ll_code(seq[i + 1].lit_len);
-            unsigned const m0 = xc_zstd_ml_code(seq[i].match_len - 3);
-            unsigned const m1 = xc_zstd_ml_code(seq[i + 1].match_len - 3);
+            unsigned const m0 = xc_zstd_ml_code(seq[i].ml_base);
+            unsigned const m1 = xc_zstd_ml_code(seq[i + 1].ml_base);
             unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
             unsigned const o1 = xc_zstd_of_code(seq[i + 1].off_value);
             llc[i] = (uint8_t)l0, llc[i + 1] = (uint8_t)l1;
@@ -263,7 +282,7 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
         }
         if (i < nb) {
             unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
-            unsigned const m0 = xc_zstd_ml_code(seq[i].match_len - 3);
+            unsigned const m0 = xc_zstd_ml_code(seq[i].ml_base);
             unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
             llc[i] = (uint8_t)l0, mlc[i] = (uint8_t)m0, ofc[i] = (uint8_t)o0;
             hist[0][XC_SEQ_LL][l0]++, hist[0][XC_SEQ_ML][m0]++, hist[0][XC_SEQ_OF][o0]++;
@@ -271,6 +290,7 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
     }
     for (unsigned t = 0; t < 3; t++)
         for (unsigned k = 0; k < 64; k++) hist[0][t][k] += hist[1][t][k];
+    xc_zstd_long_code(ss, hist[0]);
 
     uint8_t *const modes = op++;
     const uint8_t *codes[3] = {ss->ll_code, ss->of_code, ss->ml_code};
@@ -332,9 +352,10 @@ void xc_zstd_seq_codes(xc_zseqstore *ss)
 {
     for (size_t i = 0; i < ss->nb_seq; i++) {
         ss->ll_code[i] = (uint8_t)xc_zstd_ll_code(ss->seq[i].lit_len);
-        ss->ml_code[i] = (uint8_t)xc_zstd_ml_code(ss->seq[i].match_len - 3);
+        ss->ml_code[i] = (uint8_t)xc_zstd_ml_code(ss->seq[i].ml_base);
         ss->of_code[i] = (uint8_t)xc_zstd_of_code(ss->seq[i].off_value);
     }
+    xc_zstd_long_code(ss, NULL);
 }
 
 /* The same choice as choose_table(), priced only: the cheapest of the

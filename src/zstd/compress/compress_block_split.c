@@ -124,8 +124,8 @@ static size_t range_bits(splitter *s, size_t a, size_t b, size_t lit_a, size_t *
         count[XC_SEQ_LL][ss->ll_code[i]]++;
         count[XC_SEQ_ML][ss->ml_code[i]]++;
         count[XC_SEQ_OF][ss->of_code[i]]++;
-        lits += ss->seq[i].lit_len;
-        matched += ss->seq[i].match_len;
+        lits += xc_zseq_lit_len(ss, &ss->seq[i]);
+        matched += xc_zseq_match_len(ss, &ss->seq[i]);
     }
     size_t const end = b == s->nb_seq ? s->lit_total : lit_a + lits;
     *lit_b = end;
@@ -239,22 +239,24 @@ static size_t write_parts(xc_zstd_cctx *c, const splitter *s, uint8_t *dst, size
         size_t bytes = 0, lits = 0;
         for (size_t i = a; i < b; i++) {
             xc_zseq *const q = &whole.seq[i];
+            uint32_t const ll = xc_zseq_lit_len(&whole, q);
+            uint32_t const ml = xc_zseq_match_len(&whole, q);
             if (diverged && q->off_value <= 3) {
-                uint32_t const meant = peek_offset(par, q->off_value, q->lit_len);
-                if (peek_offset(next, q->off_value, q->lit_len) != meant) {
+                uint32_t const meant = peek_offset(par, q->off_value, ll);
+                if (peek_offset(next, q->off_value, ll) != meant) {
                     rw->orig[i - rw->orig_from] = (uint8_t)q->off_value;
-                    apply_offset(par, q->off_value, q->lit_len);
+                    apply_offset(par, q->off_value, ll);
                     q->off_value = meant + 3;
-                    apply_offset(next, q->off_value, q->lit_len);
-                    bytes += q->lit_len + q->match_len;
-                    lits += q->lit_len;
+                    apply_offset(next, q->off_value, ll);
+                    bytes += ll + ml;
+                    lits += ll;
                     continue;
                 }
             }
-            apply_offset(par, q->off_value, q->lit_len);
-            apply_offset(next, q->off_value, q->lit_len);
-            bytes += q->lit_len + q->match_len;
-            lits += q->lit_len;
+            apply_offset(par, q->off_value, ll);
+            apply_offset(next, q->off_value, ll);
+            bytes += ll + ml;
+            lits += ll;
         }
         if (final) {
             size_t const tail = s->lit_total - lit_pos - lits;

@@ -77,7 +77,7 @@ carve:;
     p += 3 * max_seq;
     p += (LIT_PAGE_OFFSET - ((uintptr_t)p & 4095)) & 4095;
     c->ss.lit = p;
-    c->lit_scratch = c->ss.lit + c->seq_mem_block + XC_ZSTD_LIT_SLACK;
+    xc_zseqstore_clear(&c->ss);
     return 0;
 }
 
@@ -254,8 +254,7 @@ size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const u
     uint32_t rep[3] = {c->rep[0], c->rep[1], c->rep[2]};
     if (size >= XC_ZSTD_MIN_COMPRESSED_BLOCK) {
         xc_zseqstore *const ss = &c->ss;
-        ss->nb_seq = 0;
-        ss->lit_end = ss->lit;
+        xc_zseqstore_clear(ss);
         size_t const tail = c->ldm_on ? xc_zldm_block(c, rep, src, size)
                                       : c->finder(&c->ms, ss, rep, src, size);
         /* A block of literals alone is encoded from src where it lies

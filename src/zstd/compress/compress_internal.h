@@ -140,7 +140,6 @@ struct xc_zstd_cctx_s {
     size_t tables_clean;      /* leading entries known to be below next_start */
     uint32_t next_start;      /* index the next frame starts at */
     void *seq_mem;            /* sequences, literals and codes of one block */
-    uint8_t *lit_scratch;     /* Huffman streams when dst is short, in seq_mem */
     size_t seq_mem_block;     /* the block size seq_mem was sized for */
 
     /* ---- streaming (compress_stream.c) ---- */

@@ -191,29 +191,24 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
     uint8_t *const body = dst + lh;
     size_t const body_cap = cap - lh;
 
-    /* The streams go to a scratch area when dst is short, so that their
-     * size decides between raw and Huffman whatever the room. */
+    /* The streams go straight to dst, in at most `need` bytes: longer
+     * ones are never worth it.  When dst is shorter than that, streams
+     * that do not fit give the same result as if they had been written
+     * elsewhere: they are longer than the room, so are the raw literals
+     * (which take more still, or the streams would have been refused), and
+     * raw_section() reports that dst is too small. */
     int const single = n < 256 || (treeless && lh == 3);
     size_t const need = table_size + n + 8 + (single ? 0 : 6);
-    uint8_t *out = body;
-    uint8_t *spare = NULL;
-    if (body_cap < need) {
-        out = spare = c->lit_scratch;
-    }
-    if (table_size) memcpy(out, table, table_size);
+    size_t const room = XC_MIN(need, body_cap);
+    if (table_size > room) return raw_section(raw_useless, dst, cap, lit, n);
+    if (table_size) memcpy(body, table, table_size);
     size_t const streams =
-        single ? c->kern->huf_1x(out + table_size, need - table_size, lit, n, ct)
-               : c->kern->huf_4x(out + table_size, need - table_size, lit, n, ct);
-    /* Streams longer than the literals plus a few bytes are never worth it
-     * (and did not fit in need). */
+        single ? c->kern->huf_1x(body + table_size, room - table_size, lit, n, ct)
+               : c->kern->huf_4x(body + table_size, room - table_size, lit, n, ct);
     if (streams == XC_ERROR(DST_TOO_SMALL)) return raw_section(raw_useless, dst, cap, lit, n);
     FORWARD_IF_ERROR(streams);
     size_t const csize = table_size + streams;
     if (csize + xc_zstd_min_gain(n, strategy) >= n) return raw_section(raw_useless, dst, cap, lit, n);
-    if (spare) {
-        RETURN_ERROR_IF(csize > body_cap, DST_TOO_SMALL);
-        memcpy(body, spare, csize);
-    }
 
     uint32_t const type = treeless ? LIT_TREELESS : LIT_COMPRESSED;
     switch (lh) {

@@ -79,14 +79,9 @@ size_t xc_zstd_estimate_cctx_size(int level)
            xc_zstd_block_mem_bytes(block) + xc_zldm_bytes(&lp) + opt_bytes(&p);
 }
 
-/* Room for a literals section's tree description and streams (see
- * compress_literals.c). */
-#define LIT_SCRATCH(block) ((block) + XC_HUF_TABLE_BOUND + 16)
-
 /* Sequences, literals and codes of one block in one allocation. */
 size_t xc_zstd_block_mem_bytes(size_t block)
 {
     size_t const max_seq = block / 3 + 2;
-    return max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block + XC_ZSTD_LIT_SLACK +
-           LIT_SCRATCH(block);
+    return max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block + XC_ZSTD_LIT_SLACK;
 }

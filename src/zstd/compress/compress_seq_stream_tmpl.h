@@ -104,7 +104,7 @@ XC_FORCE_INLINE size_t xc_zseq_bitstream_body(const xc_zseqstore *ss, uint8_t *d
     xc_fse_init_state(&init, ctll, llc[n]);
     sll = init.value;
     seq_add(&w, seq[n].lit_len, xc_zstd_ll_bits(llc[n]));
-    seq_add(&w, seq[n].match_len - 3, xc_zstd_ml_bits(mlc[n]));
+    seq_add(&w, seq[n].ml_base, xc_zstd_ml_bits(mlc[n]));
     seq_flush(&w);
     seq_add(&w, seq[n].off_value, ofc[n]);
     seq_flush(&w);
@@ -122,7 +122,7 @@ XC_FORCE_INLINE size_t xc_zseq_bitstream_body(const xc_zseqstore *ss, uint8_t *d
          * at most 30 bits (7 + 26 + 30 <= 63): only long offsets and long
          * lengths need the early one. */
         if (XC_UNLIKELY(lb + mb + oc > 30)) seq_flush(&w);
-        seq_add(&w, seq[n].match_len - 3, mb);
+        seq_add(&w, seq[n].ml_base, mb);
         seq_add(&w, seq[n].off_value, oc);
         seq_flush(&w);
     }

@@ -27,8 +27,8 @@ static void count_block(xc_train_stats *st, const xc_zseqstore *ss, const uint8_
 {
     for (size_t i = 0; i < ss->nb_seq; i++) {
         const xc_zseq *q = &ss->seq[i];
-        unsigned const llc = xc_zstd_ll_code(q->lit_len);
-        unsigned const mlc = xc_zstd_ml_code(q->match_len - 3);
+        unsigned const llc = xc_zstd_ll_code(xc_zseq_lit_len(ss, q));
+        unsigned const mlc = xc_zstd_ml_code(xc_zseq_match_len(ss, q) - 3);
         unsigned const ofc = xc_zstd_of_code(q->off_value);
         st->ll[llc]++;
         st->ml[mlc]++;
@@ -89,8 +89,7 @@ size_t xc_train_stats_collect(xc_train_stats *st, const uint8_t *content, size_t
             memcpy(src, s->data + pos, n);
             memset(src + n, 0, 8);
             pos += s->sizes[i];
-            c->ss.nb_seq = 0;
-            c->ss.lit_end = c->ss.lit;
+            xc_zseqstore_clear(&c->ss);
             last = c->finder(ms, &c->ss, rep, src, n);
             count_block(st, &c->ss, src + n - last, last);
             for (size_t j = 0; j < n; j++) {

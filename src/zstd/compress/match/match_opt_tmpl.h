@@ -263,11 +263,9 @@ static size_t finder_btultra2(XC_ZFINDER_ARGS)
     if (ms->opt->fresh && cur == ms->start && ms->next_to_update == cur &&
         size >= XC_ZSTD_HASH_READ + 4) {
         uint32_t tmp[3] = {rep[0], rep[1], rep[2]};
-        size_t const nb_seq = ss->nb_seq;
-        uint8_t *const lit_end = ss->lit_end;
+        xc_zseqstore const before = *ss;
         opt_dispatch(ms, ss, tmp, src, size, 1);
-        ss->nb_seq = nb_seq;
-        ss->lit_end = lit_end;
+        *ss = before;
         forget_positions(ms, cur, (uint32_t)(cur + size - XC_ZSTD_HASH_READ + 1));
     }
     return opt_dispatch(ms, ss, rep, src, size, 1);
