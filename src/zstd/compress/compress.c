@@ -47,6 +47,7 @@ void xc_zstd_cctx_free(xc_zstd_cctx *c)
     if (!c) return;
     free(c->tables);
     free(c->seq_mem);
+    free(c->split_saved);
     xc_zstd_opt_free(&c->ms);
     xc_zldm_free(c->ldm);
     xc_zstd_dict_release(c);

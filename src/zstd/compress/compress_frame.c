@@ -58,16 +58,23 @@ size_t xc_zstd_compress_bound(size_t n)
 
 static size_t reserve_block_memory(xc_zstd_cctx *c, size_t block)
 {
-    if (c->seq_mem && c->seq_mem_block >= block) goto carve;
-    free(c->seq_mem);
-    c->seq_mem_block = 0;
+    size_t const want_seq = xc_zstd_max_seq(block, &c->p);
+    if (c->seq_mem && c->seq_mem_block >= block && c->seq_mem_max_seq >= want_seq) goto carve;
     {
-        c->seq_mem = malloc(xc_zstd_block_mem_bytes(block));
+        /* The larger of what this frame and the last allocation needed, so
+         * that a context alternating between two kinds of frames does not
+         * allocate for each. */
+        size_t const new_block = XC_MAX(block, c->seq_mem ? c->seq_mem_block : 0);
+        size_t const max_seq = XC_MAX(want_seq, c->seq_mem ? c->seq_mem_max_seq : 0);
+        free(c->seq_mem);
+        c->seq_mem_block = c->seq_mem_max_seq = 0;
+        c->seq_mem = malloc(xc_zstd_block_mem_bytes(new_block, max_seq));
         RETURN_ERROR_IF(!c->seq_mem, OUT_OF_MEMORY);
-        c->seq_mem_block = block;
+        c->seq_mem_block = new_block;
+        c->seq_mem_max_seq = max_seq;
     }
 carve:;
-    size_t const max_seq = c->seq_mem_block / 3 + 2;
+    size_t const max_seq = c->seq_mem_max_seq;
     uint8_t *p = (uint8_t *)c->seq_mem;
     c->ss.seq = (xc_zseq *)(void *)p;
     p += max_seq * sizeof(xc_zseq);
@@ -134,6 +141,10 @@ size_t xc_zstd_cframe_begin(xc_zstd_cctx *c, const xc_zstd_cparams *p, const uin
     c->ms.next_to_update = start;
     if (p->strategy >= XC_ZSTRAT_BTOPT) FORWARD_IF_ERROR(xc_zstd_opt_reserve(&c->ms, &c->ent));
     FORWARD_IF_ERROR(reserve_block_memory(c, c->block_max));
+    if (xc_zstd_split_active(c) && !c->split_saved) {
+        c->split_saved = (xc_zsplit_saved *)malloc(2 * sizeof *c->split_saved);
+        RETURN_ERROR_IF(!c->split_saved, OUT_OF_MEMORY);
+    }
     FORWARD_IF_ERROR(xc_zldm_frame_begin(c, p, buf));
 
     /* RFC 8878 §3.1.2.5: every frame starts with these repeat offsets. */

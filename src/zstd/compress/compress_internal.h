@@ -116,9 +116,10 @@ struct xc_zstd_cctx_s {
     struct xc_zldm_s *ldm;
     /* The block splitter (compress_block_split.c): requested (0 auto, 1 on,
      * 2 off), and the states it may return to while it compares a split
-     * block with the whole. */
+     * block with the whole (two, allocated by the first frame that splits:
+     * they would add 15 KiB to every context). */
     int block_split;
-    xc_zsplit_saved split_saved[2];
+    xc_zsplit_saved *split_saved;
 
     /* ---- the frame being written ---- */
     xc_zhistory hist;         /* what it started from */
@@ -141,6 +142,7 @@ struct xc_zstd_cctx_s {
     uint32_t next_start;      /* index the next frame starts at */
     void *seq_mem;            /* sequences, literals and codes of one block */
     size_t seq_mem_block;     /* the block size seq_mem was sized for */
+    size_t seq_mem_max_seq;   /* and the sequences */
 
     /* ---- streaming (compress_stream.c) ---- */
     int stage;
@@ -245,9 +247,11 @@ XC_HIDDEN xc_ztable_layout xc_zstd_table_layout(const xc_zstd_cparams *p);
 XC_HIDDEN void xc_zstd_ms_place_tables(xc_zmatch_state *ms, uint32_t *tables,
                                        const xc_zstd_cparams *p);
 
-/* compress_mem.c: bytes of the sequence store for blocks of `block` bytes
+/* compress_mem.c: the most sequences a block of `block` bytes parsed with
+ * parameters p can hold, and the bytes of a sequence store for that many
  * (one allocation, c->seq_mem). */
-XC_HIDDEN size_t xc_zstd_block_mem_bytes(size_t block);
+XC_HIDDEN size_t xc_zstd_max_seq(size_t block, const xc_zstd_cparams *p);
+XC_HIDDEN size_t xc_zstd_block_mem_bytes(size_t block, size_t max_seq);
 
 /* compress_mem.c: bytes the context holds now, itself included; each
  * allocation a context keeps is counted there (tests compare it with the
@@ -290,11 +294,16 @@ XC_HIDDEN void xc_zstd_stream_reset(xc_zstd_cctx *c);
 
 /* ---- compress_block_split.c: the block splitter --------------------------------- */
 
+/* Whether frames with parameters p split their blocks unless told. */
+static inline int xc_zstd_split_by_default(const xc_zstd_cparams *p)
+{
+    return p->strategy >= XC_ZSTRAT_BTOPT && p->window_log >= 17;
+}
+
 /* Whether blocks of the frame in progress go through the splitter. */
 static inline int xc_zstd_split_active(const xc_zstd_cctx *c)
 {
-    if (c->block_split == 0)
-        return c->p.strategy >= XC_ZSTRAT_BTOPT && c->p.window_log >= 17;
+    if (c->block_split == 0) return xc_zstd_split_by_default(&c->p);
     return c->block_split == 1;
 }
 

@@ -52,6 +52,13 @@ void xc_zstd_ms_place_tables(xc_zmatch_state *ms, uint32_t *tables, const xc_zst
     ms->p = *p;
 }
 
+/* The block splitter's saved states, for the levels that split by
+ * default (xc_zstd_split_active). */
+static size_t split_bytes(const xc_zstd_cparams *p)
+{
+    return xc_zstd_split_by_default(p) ? 2 * sizeof(xc_zsplit_saved) : 0;
+}
+
 /* The optimal parsers' statistics and work area (match_opt_price.c). */
 static size_t opt_bytes(const xc_zstd_cparams *p)
 {
@@ -62,9 +69,10 @@ size_t xc_zstd_cctx_mem_held(const xc_zstd_cctx *c)
 {
     size_t n = sizeof *c;
     n += c->tables_cap * sizeof(uint32_t);
-    if (c->seq_mem) n += xc_zstd_block_mem_bytes(c->seq_mem_block);
+    if (c->seq_mem) n += xc_zstd_block_mem_bytes(c->seq_mem_block, c->seq_mem_max_seq);
     n += xc_zldm_held(c->ldm);
     if (c->ms.opt) n += sizeof(struct xc_zopt_s);
+    if (c->split_saved) n += 2 * sizeof(xc_zsplit_saved);
     n += c->in_cap + c->out_alloc_cap;
     return n;
 }
@@ -76,12 +84,23 @@ size_t xc_zstd_estimate_cctx_size(int level)
     xc_zldm_params const lp = xc_zldm_params_for(NULL, &p);
     size_t const block = XC_MIN((size_t)XC_ZSTD_BLOCK_SIZE_MAX, (size_t)1 << p.window_log);
     return sizeof(xc_zstd_cctx) + xc_zstd_table_layout(&p).total * sizeof(uint32_t) +
-           xc_zstd_block_mem_bytes(block) + xc_zldm_bytes(&lp) + opt_bytes(&p);
+           xc_zstd_block_mem_bytes(block, xc_zstd_max_seq(block, &p)) + xc_zldm_bytes(&lp) + opt_bytes(&p) + split_bytes(&p);
+}
+
+/* Every match the finders below the optimal parsers emit is at least 4
+ * bytes long (repeat and hash candidates are compared 4 bytes at a time,
+ * and the lazy loop drops shorter ones), as are long-distance matches;
+ * only the optimal parsers, and minimum matches of 3, go down to 3.  A
+ * block has at most one sequence per match, and one more for a match that
+ * a finder splits at a repeat offset. */
+size_t xc_zstd_max_seq(size_t block, const xc_zstd_cparams *p)
+{
+    unsigned const shortest = p->strategy >= XC_ZSTRAT_BTOPT || p->min_match < 4 ? 3 : 4;
+    return block / shortest + 2;
 }
 
 /* Sequences, literals and codes of one block in one allocation. */
-size_t xc_zstd_block_mem_bytes(size_t block)
+size_t xc_zstd_block_mem_bytes(size_t block, size_t max_seq)
 {
-    size_t const max_seq = block / 3 + 2;
     return max_seq * sizeof(xc_zseq) + 3 * max_seq + 4096 + block + XC_ZSTD_LIT_SLACK;
 }
