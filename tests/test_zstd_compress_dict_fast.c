@@ -2,7 +2,7 @@
 /*
  * zstd compression with a prepared dictionary searched in place by the fast
  * and dfast finders (match_fast_dict.c): small one-shot inputs at levels
- * 1..4, the cut-offs (8 KiB for fast, 16 KiB for dfast) and the inputs
+ * 1..4 (and -7..-1 for the cut-offs), the cut-offs (8 KiB for fast, 16 KiB for dfast) and the inputs
  * around them.  Every frame goes through our decoder and libzstd's.  Cases:
  * records (raw and formatted dictionaries), inputs only the content
  * matches (its start, middle and last bytes), a match that starts in the
@@ -27,7 +27,7 @@ static size_t bound(size_t n) { return xc_zstd_compress_bound(n) + 64; }
 /* The largest input compressed with cd attached. */
 static size_t cutoff(const xc_zstd_cdict *cd)
 {
-    if (cd->p.strategy == XC_ZSTRAT_FAST && cd->p.target_length == 0) return (size_t)8 << 10;
+    if (cd->p.strategy == XC_ZSTRAT_FAST) return (size_t)8 << 10;
     if (cd->p.strategy == XC_ZSTRAT_DFAST) return (size_t)16 << 10;
     return 0;
 }
@@ -203,7 +203,11 @@ static void test_sizes(void **state)
     uint8_t *src = zt_json_records(256, 5, sizes, &total);
     assert_true(total > ((size_t)16 << 10) + 8);
     uint8_t *out = zt_malloc(bound(total)), *fresh = zt_malloc(bound(total));
-    for (int level = 1; level <= 4; level++) {
+    /* The negative levels too: their acceleration (a first gap of
+     * target_length) applies to the attached finder. */
+    static const int levels[] = {-7, -3, -1, 1, 2, 3, 4};
+    for (size_t li = 0; li < sizeof levels / sizeof levels[0]; li++) {
+        int const level = levels[li];
         xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, rsize, level);
         xc_zstd_cctx *c = xc_zstd_cctx_new();
         assert_true(cd && c);

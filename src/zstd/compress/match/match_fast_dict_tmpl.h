@@ -117,6 +117,9 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
 
     const uint8_t *const dtags = cd->tags;
     const uint8_t *const dcontent = cd->content;
+    /* The negative levels' acceleration: the gap between searched
+     * positions starts at target_length instead of 1. */
+    size_t const step = ms->p.target_length + !ms->p.target_length;
 
     while (ip < ilimit) {
         size_t const hx = xc_zhash(ip, dlog + 8, mls);
@@ -157,7 +160,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
                 }
                 off = (uint32_t)((size_t)(ip - s.prefix) + (size_t)(s.dend - match));
             } else {
-                ip += ((size_t)(ip - anchor) >> SEARCH_STRENGTH) + 1;
+                ip += ((size_t)(ip - anchor) >> SEARCH_STRENGTH) + step;
                 continue;
             }
             r2 = r1;
