@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * ZstdDecompressor: one zstd (or skippable) frame, fed in pieces, as
+ * compression.zstd's.  It stops at the end of the frame: eof becomes true,
+ * the input past it is kept in unused_data, and a further call raises
+ * EOFError.  max_length bounds the output of a call; input the call could
+ * not use then stays inside (needs_input is false) and the next call starts
+ * with it.
+ *
+ * The library's streaming decoder (xc_zstd_decompress_stream) returns 0 at
+ * the end of a frame without reading past it, which is what makes eof and
+ * unused_data exact.
+ */
+#include "binding.h"
+
+#include <string.h>
+
+typedef struct {
+    PyObject_HEAD
+    xc_zstd_dctx *dctx;
+    PyObject *dict;             /* the ZstdDict, kept alive while referenced */
+    char *pending;              /* input a call left unread */
+    size_t pending_size, pending_cap;
+    PyObject *unused_data;      /* bytes after the frame, once eof */
+    int eof;
+    int needs_input;
+    int started;                /* some input of the frame was consumed */
+    PyThread_type_lock lock;
+} decompressor;
+
+/* Output sizes the first pass allocates when the frame does not say. */
+#define OUT_MIN (32u * 1024u)
+#define OUT_FIRST_MAX (1u * 1024u * 1024u)
+/* A frame header announcing more than this is not trusted with a single
+ * allocation up front: a damaged or hostile header could ask for any
+ * size, and growing the buffer costs little at these sizes. */
+#define OUT_TRUST_MAX (64u * 1024u * 1024u)
+
+static int set_options(decompressor *self, PyObject *options)
+{
+    if (!PyDict_Check(options)) {
+        PyErr_SetString(PyExc_TypeError, "options argument should be dict object.");
+        return -1;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(options, &pos, &key, &value)) {
+        if (xcpy_cparam_type != NULL && PyObject_TypeCheck(key, (PyTypeObject *)xcpy_cparam_type)) {
+            PyErr_SetString(PyExc_TypeError, "compression options dictionary key must not be a "
+                            "CompressionParameter attribute");
+            return -1;
+        }
+        int overflow = 0;
+        long k = PyLong_AsLongAndOverflow(key, &overflow);
+        if (k == -1 && PyErr_Occurred())
+            return -1;
+        long v = PyLong_AsLongAndOverflow(value, &overflow);
+        if (v == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow || k != XC_ZSTD_D_WINDOW_LOG_MAX) {
+            PyErr_Format(xcpy_zstd_error, "invalid decompression parameter %R = %R", key, value);
+            return -1;
+        }
+        size_t r = xc_zstd_dctx_set(self->dctx, XC_ZSTD_D_WINDOW_LOG_MAX, (int)v);
+        if (xc_is_error(r)) {
+            PyErr_Format(xcpy_zstd_error, "decompression parameter 'window_log_max' received an "
+                         "illegal value %ld; the valid range is [%d, %d] (%s)", v,
+                         XC_ZSTD_WINDOW_LOG_MIN, XC_ZSTD_WINDOW_LOG_MAX, xc_error_name(r));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int load_dict(decompressor *self, PyObject *arg)
+{
+    xcpy_dict *dict;
+    int kind;
+    if (xcpy_dict_arg(arg, XCPY_DICT_DIGESTED, &dict, &kind) < 0)
+        return -1;
+    size_t r;
+    if (kind == XCPY_DICT_DIGESTED) {
+        xc_zstd_ddict *ddict = xcpy_dict_ddict(dict);
+        if (ddict == NULL)
+            return -1;
+        r = xc_zstd_dctx_ref_ddict(self->dctx, ddict);
+    } else {
+        /* Undigested and prefix alike: the bytes are copied into the context.
+         * A decompressor decodes one frame, so a prefix, which libzstd
+         * forgets after one frame, needs nothing more. */
+        r = xc_zstd_dctx_load_dictionary(self->dctx, PyBytes_AS_STRING(dict->content),
+                                         (size_t)PyBytes_GET_SIZE(dict->content));
+    }
+    if (xc_is_error(r)) {
+        xcpy_raise("Unable to load Zstandard dictionary or prefix for decompression", r);
+        return -1;
+    }
+    self->dict = Py_NewRef((PyObject *)dict);
+    return 0;
+}
+
+static PyObject *decompressor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"zstd_dict", "options", NULL};
+    PyObject *zstd_dict = Py_None, *options = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OO:ZstdDecompressor", kwlist, &zstd_dict,
+                                     &options))
+        return NULL;
+    decompressor *self = (decompressor *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->needs_input = 1;
+    self->lock = PyThread_allocate_lock();
+    self->dctx = xc_zstd_dctx_new();
+    self->unused_data = PyBytes_FromStringAndSize(NULL, 0);
+    if (self->lock == NULL || self->dctx == NULL || self->unused_data == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    if ((options != Py_None && set_options(self, options) < 0) ||
+        (zstd_dict != Py_None && load_dict(self, zstd_dict) < 0)) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+static void decompressor_dealloc(decompressor *self)
+{
+    xc_zstd_dctx_free(self->dctx);
+    PyMem_Free(self->pending);
+    Py_XDECREF(self->dict);
+    Py_XDECREF(self->unused_data);
+    if (self->lock != NULL)
+        PyThread_free_lock(self->lock);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Keeps in[pos..size) for the next call.  The pending bytes may themselves
+ * be the input, so they move down with memmove. */
+static int keep_pending(decompressor *self, const char *src, size_t size)
+{
+    if (size > self->pending_cap) {
+        char *p = PyMem_Malloc(size);
+        if (p == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(p, src, size);
+        PyMem_Free(self->pending);
+        self->pending = p;
+        self->pending_cap = size;
+    } else {
+        memmove(self->pending, src, size);
+    }
+    self->pending_size = size;
+    return 0;
+}
+
+/* The first allocation for a call: the frame's announced size when the
+ * call starts a frame whose header says it and the size is believable,
+ * otherwise a guess from the input size; never above max_length. */
+static size_t first_size(const xc_in_buffer *in, int frame_start, Py_ssize_t max_length)
+{
+    size_t n = 0;
+    if (frame_start) {
+        unsigned long long fcs = xc_zstd_frame_content_size(in->src, in->size);
+        if (fcs != XC_ZSTD_CONTENTSIZE_UNKNOWN && fcs != XC_ZSTD_CONTENTSIZE_ERROR &&
+            fcs <= OUT_TRUST_MAX && fcs / 32768u <= in->size)
+            n = (size_t)fcs;
+    }
+    if (n == 0) {
+        n = in->size * 4;
+        if (n < OUT_MIN)
+            n = OUT_MIN;
+        if (n > OUT_FIRST_MAX)
+            n = OUT_FIRST_MAX;
+    }
+    if (max_length >= 0 && n > (size_t)max_length)
+        n = (size_t)max_length;
+    return n;
+}
+
+static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize_t max_length)
+{
+    if (self->eof) {
+        PyErr_SetString(PyExc_EOFError, "Already at the end of a Zstandard frame.");
+        return NULL;
+    }
+    xc_in_buffer in;
+    int frame_start = 0;
+    if (self->pending_size == 0) {
+        in.src = data->buf;
+        in.size = (size_t)data->len;
+    } else {
+        if (data->len > 0) {
+            size_t need = self->pending_size + (size_t)data->len;
+            if (need > self->pending_cap) {
+                size_t cap = self->pending_cap * 2 > need ? self->pending_cap * 2 : need;
+                char *p = PyMem_Realloc(self->pending, cap);
+                if (p == NULL)
+                    return PyErr_NoMemory();
+                self->pending = p;
+                self->pending_cap = cap;
+            }
+            memcpy(self->pending + self->pending_size, data->buf, (size_t)data->len);
+            self->pending_size = need;
+        }
+        in.src = self->pending;
+        in.size = self->pending_size;
+    }
+    in.pos = 0;
+    frame_start = !self->started;
+
+    size_t cap = first_size(&in, frame_start, max_length);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+    if (out == NULL)
+        return NULL;
+    xc_out_buffer ob = {PyBytes_AS_STRING(out), cap, 0};
+    static char empty_in;
+    if (in.src == NULL)
+        in.src = &empty_in;
+    for (;;) {
+        size_t in_before = in.pos, out_before = ob.pos, r;
+        if (in.size - in.pos >= XCPY_NOGIL_MIN || ob.size - ob.pos >= XCPY_NOGIL_MIN) {
+            Py_BEGIN_ALLOW_THREADS
+            r = xc_zstd_decompress_stream(self->dctx, &ob, &in);
+            Py_END_ALLOW_THREADS
+        } else {
+            r = xc_zstd_decompress_stream(self->dctx, &ob, &in);
+        }
+        if (xc_is_error(r)) {
+            Py_DECREF(out);
+            return xcpy_raise("Unable to decompress Zstandard data", r);
+        }
+        if (r == 0) {
+            self->eof = 1;
+            break;
+        }
+        if (ob.pos == ob.size) {
+            if (max_length >= 0 && ob.size >= (size_t)max_length)
+                break;
+            if (xcpy_grow(&out, ob.size + 1, max_length) < 0)
+                return NULL;
+            ob.dst = PyBytes_AS_STRING(out);
+            ob.size = (size_t)PyBytes_GET_SIZE(out);
+        } else if (in.pos == in.size) {
+            break;
+        } else if (in.pos == in_before && ob.pos == out_before) {
+            break;  /* no progress: wait for more input */
+        }
+    }
+    if (in.pos > 0)
+        self->started = 1;
+    if (ob.pos != (size_t)PyBytes_GET_SIZE(out) && _PyBytes_Resize(&out, (Py_ssize_t)ob.pos) < 0)
+        return NULL;
+
+    const char *rest = (const char *)in.src + in.pos;
+    size_t rest_size = in.size - in.pos;
+    if (rest_size == 0) {
+        self->pending_size = 0;
+        self->needs_input = !(self->eof || (max_length >= 0 && ob.pos == (size_t)max_length));
+    } else if (self->eof) {
+        self->needs_input = 0;
+        PyObject *unused = PyBytes_FromStringAndSize(rest, (Py_ssize_t)rest_size);
+        if (unused == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_SETREF(self->unused_data, unused);
+        self->pending_size = 0;
+    } else {
+        self->needs_input = 0;
+        if (keep_pending(self, rest, rest_size) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+static PyObject *decompressor_decompress(decompressor *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kwlist[] = {"data", "max_length", NULL};
+    Py_buffer data;
+    Py_ssize_t max_length = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*|n:decompress", kwlist, &data,
+                                     &max_length))
+        return NULL;
+    xcpy_lock(self->lock);
+    PyObject *out = decompress_locked(self, &data, max_length);
+    PyThread_release_lock(self->lock);
+    PyBuffer_Release(&data);
+    return out;
+}
+
+static PyObject *decompressor_get_eof(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(((decompressor *)self)->eof);
+}
+
+static PyObject *decompressor_get_needs_input(PyObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(((decompressor *)self)->needs_input);
+}
+
+static PyObject *decompressor_get_unused_data(PyObject *self, void *closure)
+{
+    (void)closure;
+    decompressor *d = (decompressor *)self;
+    if (!d->eof)
+        return PyBytes_FromStringAndSize(NULL, 0);
+    return Py_NewRef(d->unused_data);
+}
+
+static PyObject *decompressor_reduce(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    PyErr_SetString(PyExc_TypeError, "cannot pickle ZstdDecompressor object");
+    return NULL;
+}
+
+static PyMethodDef decompressor_methods[] = {
+    {"decompress", (PyCFunction)(void (*)(void))decompressor_decompress,
+     METH_VARARGS | METH_KEYWORDS,
+     "decompress(data, max_length=-1)\n\nDecompresses data, returning at most max_length "
+     "bytes when it is not negative."},
+    {"__reduce__", decompressor_reduce, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL}
+};
+
+static PyGetSetDef decompressor_getset[] = {
+    {"eof", decompressor_get_eof, NULL, "True once the end of the frame was reached.", NULL},
+    {"needs_input", decompressor_get_needs_input, NULL,
+     "False when decompress() can return more output without more input.", NULL},
+    {"unused_data", decompressor_get_unused_data, NULL,
+     "The bytes after the end of the frame (b'' before eof).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}
+};
+
+PyTypeObject xcpy_decompressor_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "xcodec.zstd.ZstdDecompressor",
+    .tp_basicsize = sizeof(decompressor),
+    .tp_dealloc = (destructor)decompressor_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "ZstdDecompressor(zstd_dict=None, options=None)\n\n"
+              "Decompresses one zstd frame given in pieces.",
+    .tp_methods = decompressor_methods,
+    .tp_getset = decompressor_getset,
+    .tp_new = decompressor_new,
+};
