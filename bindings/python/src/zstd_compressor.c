@@ -291,11 +291,11 @@ static PyObject *compress_locked(compressor *self, const void *src, size_t size,
             return NULL;
         return out;
     }
-    /* Streaming: CONTINUE rarely writes as much as it takes, so start
-     * small and grow; a flush writes what is buffered plus this input. */
-    size_t cap = mode == XCPY_CONTINUE ? size / 8 + 64 : bound + 1024;
-    if (cap > bound + 1024)
-        cap = bound + 1024;
+    /* Streaming: room for this input at its worst plus a block the
+     * context may hold from before, so the loop rarely grows the buffer
+     * (each growth is a copy); the shrink at the end gives the rest back
+     * (mremap for large buffers, no copy). */
+    size_t cap = bound + XC_ZSTD_BLOCK_SIZE_MAX / 8;
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
     if (out == NULL)
         return NULL;

@@ -19,8 +19,11 @@ typedef struct {
     PyObject_HEAD
     xc_zstd_dctx *dctx;
     PyObject *dict;             /* the ZstdDict, kept alive while referenced */
-    char *pending;              /* input a call left unread */
-    size_t pending_size, pending_cap;
+    /* Input a call left unread: held[held_pos..].  When the caller's
+     * input was a bytes object, held is that object (immutable, so a
+     * reference is enough, and nothing is copied); otherwise a copy. */
+    PyObject *held;
+    size_t held_pos;
     PyObject *unused_data;      /* bytes after the frame, once eof */
     int eof;
     int needs_input;
@@ -128,33 +131,12 @@ static PyObject *decompressor_new(PyTypeObject *type, PyObject *args, PyObject *
 static void decompressor_dealloc(decompressor *self)
 {
     xc_zstd_dctx_free(self->dctx);
-    PyMem_Free(self->pending);
+    Py_XDECREF(self->held);
     Py_XDECREF(self->dict);
     Py_XDECREF(self->unused_data);
     if (self->lock != NULL)
         PyThread_free_lock(self->lock);
     Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-/* Keeps in[pos..size) for the next call.  The pending bytes may themselves
- * be the input, so they move down with memmove. */
-static int keep_pending(decompressor *self, const char *src, size_t size)
-{
-    if (size > self->pending_cap) {
-        char *p = PyMem_Malloc(size);
-        if (p == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        memcpy(p, src, size);
-        PyMem_Free(self->pending);
-        self->pending = p;
-        self->pending_cap = size;
-    } else {
-        memmove(self->pending, src, size);
-    }
-    self->pending_size = size;
-    return 0;
 }
 
 /* The first allocation for a call: the frame's announced size when the
@@ -188,34 +170,34 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
         return NULL;
     }
     xc_in_buffer in;
-    int frame_start = 0;
-    if (self->pending_size == 0) {
+    PyObject *in_obj = NULL;    /* a bytes object holding the input, when not data */
+    if (self->held == NULL) {
         in.src = data->buf;
         in.size = (size_t)data->len;
     } else {
-        if (data->len > 0) {
-            size_t need = self->pending_size + (size_t)data->len;
-            if (need > self->pending_cap) {
-                size_t cap = self->pending_cap * 2 > need ? self->pending_cap * 2 : need;
-                char *p = PyMem_Realloc(self->pending, cap);
-                if (p == NULL)
-                    return PyErr_NoMemory();
-                self->pending = p;
-                self->pending_cap = cap;
-            }
-            memcpy(self->pending + self->pending_size, data->buf, (size_t)data->len);
-            self->pending_size = need;
+        size_t left = (size_t)PyBytes_GET_SIZE(self->held) - self->held_pos;
+        if (data->len == 0) {
+            in_obj = Py_NewRef(self->held);
+        } else {
+            /* New input while old input waits: the one case that copies. */
+            in_obj = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(left + (size_t)data->len));
+            if (in_obj == NULL)
+                return NULL;
+            memcpy(PyBytes_AS_STRING(in_obj), PyBytes_AS_STRING(self->held) + self->held_pos,
+                   left);
+            memcpy(PyBytes_AS_STRING(in_obj) + left, data->buf, (size_t)data->len);
+            self->held_pos = 0;
         }
-        in.src = self->pending;
-        in.size = self->pending_size;
+        in.src = PyBytes_AS_STRING(in_obj) + self->held_pos;
+        in.size = (size_t)PyBytes_GET_SIZE(in_obj) - self->held_pos;
     }
     in.pos = 0;
-    frame_start = !self->started;
+    int frame_start = !self->started;
 
     size_t cap = first_size(&in, frame_start, max_length);
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
     if (out == NULL)
-        return NULL;
+        goto fail;
     xc_out_buffer ob = {PyBytes_AS_STRING(out), cap, 0};
     static char empty_in;
     if (in.src == NULL)
@@ -230,8 +212,9 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
             r = xc_zstd_decompress_stream(self->dctx, &ob, &in);
         }
         if (xc_is_error(r)) {
-            Py_DECREF(out);
-            return xcpy_raise("Unable to decompress Zstandard data", r);
+            Py_CLEAR(out);
+            xcpy_raise("Unable to decompress Zstandard data", r);
+            goto fail;
         }
         if (r == 0) {
             self->eof = 1;
@@ -241,7 +224,7 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
             if (max_length >= 0 && ob.size >= (size_t)max_length)
                 break;
             if (xcpy_grow(&out, ob.size + 1, max_length) < 0)
-                return NULL;
+                goto fail;
             ob.dst = PyBytes_AS_STRING(out);
             ob.size = (size_t)PyBytes_GET_SIZE(out);
         } else if (in.pos == in.size) {
@@ -253,30 +236,44 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
     if (in.pos > 0)
         self->started = 1;
     if (ob.pos != (size_t)PyBytes_GET_SIZE(out) && _PyBytes_Resize(&out, (Py_ssize_t)ob.pos) < 0)
-        return NULL;
+        goto fail;
 
-    const char *rest = (const char *)in.src + in.pos;
-    size_t rest_size = in.size - in.pos;
-    if (rest_size == 0) {
-        self->pending_size = 0;
+    size_t rest = in.size - in.pos;
+    if (rest == 0) {
+        Py_CLEAR(self->held);
         self->needs_input = !(self->eof || (max_length >= 0 && ob.pos == (size_t)max_length));
     } else if (self->eof) {
         self->needs_input = 0;
-        PyObject *unused = PyBytes_FromStringAndSize(rest, (Py_ssize_t)rest_size);
-        if (unused == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
+        PyObject *unused = PyBytes_FromStringAndSize((const char *)in.src + in.pos,
+                                                     (Py_ssize_t)rest);
+        if (unused == NULL)
+            goto fail;
         Py_SETREF(self->unused_data, unused);
-        self->pending_size = 0;
+        Py_CLEAR(self->held);
     } else {
         self->needs_input = 0;
-        if (keep_pending(self, rest, rest_size) < 0) {
-            Py_DECREF(out);
-            return NULL;
+        if (in_obj != NULL) {
+            self->held_pos += in.pos;
+            Py_SETREF(self->held, in_obj);
+            in_obj = NULL;
+        } else if (data->obj != NULL && PyBytes_CheckExact(data->obj)) {
+            Py_XSETREF(self->held, Py_NewRef(data->obj));
+            self->held_pos = in.pos;
+        } else {
+            PyObject *copy = PyBytes_FromStringAndSize((const char *)in.src + in.pos,
+                                                       (Py_ssize_t)rest);
+            if (copy == NULL)
+                goto fail;
+            Py_XSETREF(self->held, copy);
+            self->held_pos = 0;
         }
     }
+    Py_XDECREF(in_obj);
     return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(in_obj);
+    return NULL;
 }
 
 static PyObject *decompressor_decompress(decompressor *self, PyObject *args, PyObject *kwargs)

@@ -293,6 +293,21 @@ class Decompressor(unittest.TestCase):
             out += chunk
         self.assertEqual(out, DATA)
 
+    def test_input_left_inside_is_the_callers_no_longer(self):
+        # A bytes input is kept by reference; any other buffer is copied, so
+        # the caller may change or resize it after the call.
+        for kind in (bytes, bytearray):
+            buf = kind(FRAME)
+            d = ZstdDecompressor()
+            out = d.decompress(buf, max_length=100)
+            self.assertFalse(d.needs_input)
+            if kind is bytearray:
+                buf[:] = b"\0" * len(buf)
+                buf += b"resized"
+            while not d.eof:
+                out += d.decompress(b"", max_length=50_000)
+            self.assertEqual(out, DATA)
+
     def test_max_length_0(self):
         d = ZstdDecompressor()
         self.assertEqual(d.decompress(FRAME, max_length=0), b"")
