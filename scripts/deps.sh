@@ -12,6 +12,12 @@ set -eu
 what=${1:-build}
 
 base="cmake make gcc g++ pkg-config python3 bsdutils zstd bzip2 libzstd-dev libxxhash-dev libcpu-features-dev libcmocka-dev libbenchmark-dev libisal-dev"
+# The Python package (bindings/python): python3-dev for the extension's
+# headers, python3-venv for the fresh venv its test installs into,
+# python3-setuptools and python3-wheel for pip to build it without a package
+# index (--no-build-isolation), python3-zstandard as the peer of its tests
+# and benchmark.
+base="$base python3-dev python3-venv python3-setuptools python3-wheel python3-zstandard"
 test_pkgs="clang libclang-rt-14-dev qemu-user
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   libc6:arm64 libcmocka-dev:arm64 libxxhash-dev:arm64 libzstd-dev:arm64

@@ -3,8 +3,10 @@
 # The whole test suite, as CI runs it: installs what is missing, then builds
 # and tests
 #   1. release (gcc, -Werror), every test under every XC_CPUCAP tier this CPU
-#      has, plus the install/consumer test; then the portable tier again
-#      with the shared test data hidden (preset release-nodata); then the
+#      has, plus the install/consumer test and the Python package's
+#      (python_package: pip install into a fresh venv, offline, then its
+#      tests); then the portable tier again with the shared test data
+#      hidden (preset release-nodata); then the
 #      checksum and dispatch tests of a build without IFUNC (preset
 #      release-table), where the entry points jump through the table;
 #   2. asan-ubsan (clang, -Werror), every tier;

@@ -110,14 +110,15 @@ setup(
     description="zstd (the shape of compression.zstd), CRC32C and the Internet checksum, "
                 "over the xcodec C library",
     license="BSD-2-Clause",
-    python_requires=">=3.9",
+    python_requires=">=3.10",
     packages=["xcodec", "xcodec.zstd"],
     package_data={"xcodec": ["py.typed", "*.pyi"], "xcodec.zstd": ["*.pyi"]},
     ext_modules=[Extension(
         "xcodec._xcodec",
         sources=[os.path.join("src", s) for s in SOURCES],
         depends=[os.path.join("src", "binding.h")],
-        extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-Wshadow", "-Wmissing-prototypes"],
+        extra_compile_args=["-std=c11", "-O2", "-Wall", "-Wextra", "-Wshadow",
+                            "-Wmissing-prototypes", "-fvisibility=hidden"],
     )],
     cmdclass={"build_ext": BuildExt, "sdist": SDist},
     zip_safe=False,

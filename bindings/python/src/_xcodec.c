@@ -449,11 +449,17 @@ PyMODINIT_FUNC PyInit__xcodec(void)
     for (int i = 0; i < 3; i++)
         if (PyType_Ready(types[i]) < 0 || PyModule_AddObjectRef(m, names[i], (PyObject *)types[i]) < 0)
             goto fail;
-    PyObject *cdict = xcpy_compressor_type.tp_dict;
-    if (PyDict_SetItemString(cdict, "CONTINUE", PyLong_FromLong(XCPY_CONTINUE)) < 0 ||
-        PyDict_SetItemString(cdict, "FLUSH_BLOCK", PyLong_FromLong(XCPY_FLUSH_BLOCK)) < 0 ||
-        PyDict_SetItemString(cdict, "FLUSH_FRAME", PyLong_FromLong(XCPY_FLUSH_FRAME)) < 0)
-        goto fail;
+    static const struct { const char *name; int value; } modes[] = {
+        {"CONTINUE", XCPY_CONTINUE}, {"FLUSH_BLOCK", XCPY_FLUSH_BLOCK},
+        {"FLUSH_FRAME", XCPY_FLUSH_FRAME}};
+    for (int i = 0; i < 3; i++) {
+        PyObject *v = PyLong_FromLong(modes[i].value);
+        int err = v == NULL ||
+                  PyDict_SetItemString(xcpy_compressor_type.tp_dict, modes[i].name, v) < 0;
+        Py_XDECREF(v);
+        if (err)
+            goto fail;
+    }
     PyType_Modified(&xcpy_compressor_type);
     if (PyModule_AddIntConstant(m, "ZSTD_CLEVEL_DEFAULT", xc_zstd_default_level()) < 0 ||
         PyModule_AddIntConstant(m, "ZSTD_MIN_CLEVEL", xc_zstd_min_level()) < 0 ||

@@ -425,6 +425,20 @@ class Module(unittest.TestCase):
         for name in zstd.__all__:
             self.assertTrue(hasattr(zstd, name), name)
 
+    def test_type_stubs_ship_and_cover_all(self):
+        import ast
+        import importlib.resources
+        root = importlib.resources.files("xcodec")
+        self.assertTrue(root.joinpath("py.typed").is_file())
+        tree = ast.parse(root.joinpath("zstd", "__init__.pyi").read_text())
+        defined = set()
+        for node in tree.body:
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.AnnAssign):
+                defined.add(node.target.id)
+        self.assertEqual(set(zstd.__all__) - defined, set())
+
     def test_version(self):
         self.assertEqual(len(zstd.zstd_version_info), 3)
         self.assertEqual(".".join(map(str, zstd.zstd_version_info)), zstd.zstd_version)
