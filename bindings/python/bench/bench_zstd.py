@@ -56,15 +56,17 @@ def load_corpus(directory, want):
     return bytes(out[:want])
 
 
-def best(fn, rounds, inner):
-    """The best time of `rounds` runs of fn() `inner` times, per call."""
-    t_best = float("inf")
+def best_of(fns, rounds):
+    """The best time of each engine's function over `rounds` rounds.  Each
+    round runs every engine once, one after another, so that a change of
+    load on a shared machine falls on all of them alike."""
+    times = {name: float("inf") for name in fns}
     for _ in range(rounds):
-        t0 = time.perf_counter()
-        for _ in range(inner):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
             fn()
-        t_best = min(t_best, (time.perf_counter() - t0) / inner)
-    return t_best
+            times[name] = min(times[name], time.perf_counter() - t0)
+    return times
 
 
 def records_case(data, size, count):
@@ -96,7 +98,7 @@ def run_records(corpus, level, rounds, quick):
                                            lambda: [pyzstd.decompress(f) for f in pf])
         total = size * len(recs)
         for op, k in (("compress", 0), ("decompress", 1)):
-            times = {name: best(fns[k], rounds, 1) for name, fns in engines.items()}
+            times = best_of({name: fns[k] for name, fns in engines.items()}, rounds)
             rows.append((f"{op} {size // 1024} KiB" if size < 1 << 20 else f"{op} 1 MiB",
                          total, times))
         ratio = sum(map(len, ours_frames)) / sum(map(len, their_frames))
@@ -156,7 +158,7 @@ def run_file(corpus, level, rounds, directory):
 
         engines["compression.zstd"] = (write_p, read_p)
     for op, k in (("ZstdFile write", 0), ("ZstdFile read", 1)):
-        times = {name: best(fns[k], rounds, 1) for name, fns in engines.items()}
+        times = best_of({name: fns[k] for name, fns in engines.items()}, rounds)
         rows.append((f"{op} {len(corpus) >> 20} MiB", len(corpus), times))
     with open(path_x, "rb") as f:
         assert zstandard.ZstdDecompressor().stream_reader(f).read() == corpus

@@ -163,7 +163,11 @@ static size_t first_size(const xc_in_buffer *in, int frame_start, Py_ssize_t max
     return n;
 }
 
-static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize_t max_length)
+/* Decompresses into a new bytes object of at most max_length bytes (none
+ * when negative), or, when `into` is given, into that buffer, returning the
+ * number of bytes written (ZstdFile's readinto: no copy of the output). */
+static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize_t max_length,
+                                   Py_buffer *into)
 {
     if (self->eof) {
         PyErr_SetString(PyExc_EOFError, "Already at the end of a Zstandard frame.");
@@ -194,14 +198,24 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
     in.pos = 0;
     int frame_start = !self->started;
 
-    size_t cap = first_size(&in, frame_start, max_length);
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
-    if (out == NULL)
-        goto fail;
-    xc_out_buffer ob = {PyBytes_AS_STRING(out), cap, 0};
-    static char empty_in;
+    static char empty;
+    PyObject *out = NULL;
+    xc_out_buffer ob;
+    if (into != NULL) {
+        max_length = into->len;
+        ob.dst = into->buf != NULL ? into->buf : &empty;
+        ob.size = (size_t)into->len;
+    } else {
+        size_t cap = first_size(&in, frame_start, max_length);
+        out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)cap);
+        if (out == NULL)
+            goto fail;
+        ob.dst = PyBytes_AS_STRING(out);
+        ob.size = cap;
+    }
+    ob.pos = 0;
     if (in.src == NULL)
-        in.src = &empty_in;
+        in.src = &empty;
     for (;;) {
         size_t in_before = in.pos, out_before = ob.pos, r;
         if (in.size - in.pos >= XCPY_NOGIL_MIN || ob.size - ob.pos >= XCPY_NOGIL_MIN) {
@@ -235,7 +249,8 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
     }
     if (in.pos > 0)
         self->started = 1;
-    if (ob.pos != (size_t)PyBytes_GET_SIZE(out) && _PyBytes_Resize(&out, (Py_ssize_t)ob.pos) < 0)
+    if (out != NULL && ob.pos != (size_t)PyBytes_GET_SIZE(out) &&
+        _PyBytes_Resize(&out, (Py_ssize_t)ob.pos) < 0)
         goto fail;
 
     size_t rest = in.size - in.pos;
@@ -269,7 +284,7 @@ static PyObject *decompress_locked(decompressor *self, Py_buffer *data, Py_ssize
         }
     }
     Py_XDECREF(in_obj);
-    return out;
+    return into != NULL ? PyLong_FromSize_t(ob.pos) : out;
 fail:
     Py_XDECREF(out);
     Py_XDECREF(in_obj);
@@ -285,10 +300,23 @@ static PyObject *decompressor_decompress(decompressor *self, PyObject *args, PyO
                                      &max_length))
         return NULL;
     xcpy_lock(self->lock);
-    PyObject *out = decompress_locked(self, &data, max_length);
+    PyObject *out = decompress_locked(self, &data, max_length, NULL);
     PyThread_release_lock(self->lock);
     PyBuffer_Release(&data);
     return out;
+}
+
+static PyObject *decompressor_decompress_into(decompressor *self, PyObject *args)
+{
+    Py_buffer data, into;
+    if (!PyArg_ParseTuple(args, "y*w*:_decompress_into", &data, &into))
+        return NULL;
+    xcpy_lock(self->lock);
+    PyObject *n = decompress_locked(self, &data, -1, &into);
+    PyThread_release_lock(self->lock);
+    PyBuffer_Release(&into);
+    PyBuffer_Release(&data);
+    return n;
 }
 
 static PyObject *decompressor_get_eof(PyObject *self, void *closure)
@@ -325,6 +353,9 @@ static PyMethodDef decompressor_methods[] = {
      METH_VARARGS | METH_KEYWORDS,
      "decompress(data, max_length=-1)\n\nDecompresses data, returning at most max_length "
      "bytes when it is not negative."},
+    {"_decompress_into", (PyCFunction)decompressor_decompress_into, METH_VARARGS,
+     "_decompress_into(data, buffer)\n\nAs decompress(data, len(buffer)), written into "
+     "buffer; returns the number of bytes written."},
     {"__reduce__", decompressor_reduce, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL}
 };

@@ -308,6 +308,22 @@ class Decompressor(unittest.TestCase):
                 out += d.decompress(b"", max_length=50_000)
             self.assertEqual(out, DATA)
 
+    def test_decompress_into(self):
+        # What ZstdFile's reader uses: decompress(data, len(buf)) written
+        # into buf.
+        d = ZstdDecompressor()
+        buf = bytearray(1000)
+        self.assertEqual(d._decompress_into(FRAME, buf), 1000)
+        self.assertEqual(buf, DATA[:1000])
+        self.assertFalse(d.needs_input)
+        out = bytearray(buf)
+        view = memoryview(bytearray(len(DATA)))
+        n = d._decompress_into(b"", view)
+        self.assertEqual(out + view[:n], DATA)
+        self.assertTrue(d.eof)
+        with self.assertRaises(TypeError):
+            ZstdDecompressor()._decompress_into(FRAME, b"read-only")
+
     def test_max_length_0(self):
         d = ZstdDecompressor()
         self.assertEqual(d.decompress(FRAME, max_length=0), b"")

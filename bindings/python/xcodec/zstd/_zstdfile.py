@@ -52,21 +52,12 @@ class _Reader(io.RawIOBase):
         self._decomp = None
         return super().close()
 
-    def readinto(self, b):
-        with memoryview(b) as view, view.cast("B") as bytes_view:
-            data = self.read(len(bytes_view))
-            bytes_view[:len(data)] = data
-        return len(data)
-
-    def read(self, size=-1):
-        if size < 0:
-            return self.readall()
-        if not size or self._eof:
-            return b""
-        data = b""
-        # A call may give nothing (a skippable frame, a block header): read
-        # on until it gives something or the file ends.
-        while not data:
+    def _pull(self, decompress):
+        """decompress(raw) on the next input until it gives something (a
+        call may give nothing: a skippable frame, a block header) or the
+        file ends; returns its result, falsy at the end."""
+        got = None
+        while not got:
             if self._decomp.eof:
                 raw = self._decomp.unused_data or self._fp.read(_READ_SIZE)
                 if not raw:
@@ -79,7 +70,28 @@ class _Reader(io.RawIOBase):
                                    "was reached")
             else:
                 raw = b""
-            data = self._decomp.decompress(raw, size)
+            got = decompress(raw)
+        return got
+
+    def readinto(self, b):
+        """Decompresses straight into b (what io.BufferedReader calls)."""
+        with memoryview(b) as view, view.cast("B") as out:
+            if not len(out) or self._eof:
+                return 0
+            n = self._pull(lambda raw: self._decomp._decompress_into(raw, out))
+        if not n:
+            self._eof = True
+            self._size = self._pos
+            return 0
+        self._pos += n
+        return n
+
+    def read(self, size=-1):
+        if size < 0:
+            return self.readall()
+        if not size or self._eof:
+            return b""
+        data = self._pull(lambda raw: self._decomp.decompress(raw, size))
         if not data:
             self._eof = True
             self._size = self._pos
