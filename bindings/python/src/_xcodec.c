@@ -224,6 +224,102 @@ done:
     return out;
 }
 
+/* ---- compress() and decompress() --------------------------------------------------- */
+
+/* xcodec.zstd.compress and decompress are these two functions: calls with
+ * no options and no dictionary take the fast paths above straight from
+ * C; every other call goes, with its arguments untouched, to the Python
+ * function registered for it (set_slow_paths), which builds a
+ * ZstdCompressor or loops over ZstdDecompressors as compression.zstd does.
+ * At a few microseconds a record, the Python frame a wrapper costs is a
+ * few percent. */
+static PyObject *slow_compress;
+static PyObject *slow_decompress;
+
+/* Finds the arguments named in `names` (positional first, then keywords);
+ * returns -1 (the slow path takes the call, and reports any error) when a
+ * keyword is not one of them. */
+static int find_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                     const char *const *names, int n, PyObject **found)
+{
+    for (int i = 0; i < n; i++)
+        found[i] = i < nargs ? args[i] : NULL;
+    if (nargs > n)
+        return -1;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+        int i = 0;
+        if (key == NULL) {
+            PyErr_Clear();
+            return -1;
+        }
+        while (i < n && strcmp(key, names[i]) != 0)
+            i++;
+        if (i == n || found[i] != NULL)
+            return -1;
+        found[i] = args[nargs + k];
+    }
+    return found[0] == NULL ? -1 : 0;
+}
+
+static PyObject *slow(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (fn == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "xcodec._xcodec: set_slow_paths() was not called");
+        return NULL;
+    }
+    return PyObject_Vectorcall(fn, args, (size_t)nargs, kwnames);
+}
+
+static PyObject *mod_compress(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
+{
+    static const char *const names[] = {"data", "level", "options", "zstd_dict"};
+    PyObject *a[4];
+    if (find_args(args, nargs, kwnames, names, 4, a) < 0 || (a[2] && a[2] != Py_None) ||
+        (a[3] && a[3] != Py_None))
+        return slow(slow_compress, args, nargs, kwnames);
+    PyObject *level = a[1];
+    PyObject *fast[2] = {a[0], level};
+    if (level == NULL || level == Py_None) {
+        PyObject *dflt = PyLong_FromLong(xc_zstd_default_level());
+        if (dflt == NULL)
+            return NULL;
+        fast[1] = dflt;
+        PyObject *r = mod_compress_level(module, fast, 2);
+        Py_DECREF(dflt);
+        return r;
+    }
+    return mod_compress_level(module, fast, 2);
+}
+
+static PyObject *mod_decompress(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kwnames)
+{
+    static const char *const names[] = {"data", "zstd_dict", "options"};
+    PyObject *a[3];
+    if (find_args(args, nargs, kwnames, names, 3, a) < 0 || (a[1] && a[1] != Py_None) ||
+        (a[2] && a[2] != Py_None))
+        return slow(slow_decompress, args, nargs, kwnames);
+    PyObject *r = mod_decompress_known(module, a[0]);
+    if (r != Py_None)
+        return r;
+    Py_DECREF(r);
+    return slow(slow_decompress, args, nargs, kwnames);
+}
+
+static PyObject *mod_set_slow_paths(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *c, *d;
+    if (!PyArg_ParseTuple(args, "OO:set_slow_paths", &c, &d))
+        return NULL;
+    Py_XSETREF(slow_compress, Py_NewRef(c));
+    Py_XSETREF(slow_decompress, Py_NewRef(d));
+    Py_RETURN_NONE;
+}
+
 /* ---- checksums ------------------------------------------------------------------------ */
 
 static PyObject *mod_crc32c(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -403,6 +499,12 @@ static PyMethodDef module_methods[] = {
      "compress_level(data, level): one frame, with pooled contexts."},
     {"decompress_known", mod_decompress_known, METH_O,
      "decompress_known(data): all frames when their sizes are announced, else None."},
+    {"compress", (PyCFunction)(void (*)(void))mod_compress, METH_FASTCALL | METH_KEYWORDS,
+     "compress(data, level=None, options=None, zstd_dict=None)\n\ndata compressed into one "
+     "zstd frame."},
+    {"decompress", (PyCFunction)(void (*)(void))mod_decompress, METH_FASTCALL | METH_KEYWORDS,
+     "decompress(data, zstd_dict=None, options=None)\n\nEvery frame of data decompressed."},
+    {"set_slow_paths", mod_set_slow_paths, METH_VARARGS, NULL},
     {"crc32c", (PyCFunction)(void (*)(void))mod_crc32c, METH_FASTCALL,
      "crc32c(data, value=0)\n\nThe CRC32C of data, continuing from value."},
     {"inet_checksum", mod_inet_checksum, METH_O,

@@ -78,26 +78,12 @@ def finalize_dict(zstd_dict, /, samples, dict_size, level):
                               "dictionary finalizer; use train_dict() on the samples")
 
 
-def compress(data, level=None, options=None, zstd_dict=None):
-    """data compressed into one zstd frame (with its content size), at level
-    (default COMPRESSION_LEVEL_DEFAULT) or with options (a dict of
-    CompressionParameter), with an optional ZstdDict."""
-    if options is None and zstd_dict is None:
-        return _xcodec.compress_level(data, COMPRESSION_LEVEL_DEFAULT if level is None else level)
+def _compress(data, level=None, options=None, zstd_dict=None):
     comp = ZstdCompressor(level=level, options=options, zstd_dict=zstd_dict)
     return comp.compress(data, mode=ZstdCompressor.FLUSH_FRAME)
 
 
-def decompress(data, zstd_dict=None, options=None):
-    """Every frame of data decompressed (skippable frames skipped).  Raises
-    ZstdError when data is empty, ends inside a frame, or holds anything
-    other than frames."""
-    if zstd_dict is None and options is None:
-        # When every header announces its size: one exact allocation and one
-        # call of the library for all the frames.
-        out = _xcodec.decompress_known(data)
-        if out is not None:
-            return out
+def _decompress(data, zstd_dict=None, options=None):
     results = []
     while True:
         decomp = ZstdDecompressor(zstd_dict=zstd_dict, options=options)
@@ -108,6 +94,26 @@ def decompress(data, zstd_dict=None, options=None):
         if not data:
             break
     return b"".join(results)
+
+
+# compress(data, level=None, options=None, zstd_dict=None): data compressed
+# into one zstd frame (with its content size), at level (default
+# COMPRESSION_LEVEL_DEFAULT) or with options (a dict of CompressionParameter),
+# with an optional ZstdDict.
+#
+# decompress(data, zstd_dict=None, options=None): every frame of data
+# decompressed (skippable frames give nothing).  Raises ZstdError when data
+# is empty, ends inside a frame, or holds anything other than frames.
+#
+# Both are C functions (xcodec/_xcodec.c): without options or a dictionary
+# they run there, with pooled contexts and, for decompress, one exact
+# allocation for all the frames when every header announces its size; other
+# calls come back to _compress and _decompress above.
+_compress.__qualname__ = _compress.__name__ = "compress"
+_decompress.__qualname__ = _decompress.__name__ = "decompress"
+compress = _xcodec.compress
+decompress = _xcodec.decompress
+_xcodec.set_slow_paths(_compress, _decompress)
 
 
 class CompressionParameter(enum.IntEnum):
