@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "cli_help.h"
 #include "xcodec.h"
 
 /* Exit statuses: 1 for a failed operation, as zstd; 2 for a command line
@@ -28,8 +29,11 @@ extern int xc_cli_verbosity;
 /* "xcodec: " + the message + "\n" on stderr when verbosity >= level. */
 void xc_cli_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* A byte count for people ("512 B", "1.50 MiB") in buf[0..n). */
+/* A byte count for people ("512 B", "1.50 MiB"), as zstd writes them, in
+ * buf[0..n). */
 const char *xc_cli_human(char *buf, size_t n, unsigned long long bytes);
+/* The same in zstd's columns: the number in num_w, the unit in unit_w. */
+const char *xc_cli_human_w(char *buf, size_t n, unsigned long long bytes, int num_w, int unit_w);
 
 /* ---- the zstd-compatible mode ------------------------------------------------ */
 
@@ -38,35 +42,78 @@ enum xc_cli_mode {
     XC_MODE_DECOMPRESS,
     XC_MODE_TEST,
     XC_MODE_LIST,
-    XC_MODE_TRAIN
+    XC_MODE_TRAIN,
+    XC_MODE_BENCH
 };
 
+/* -1 in a tri-state field: not given, the default applies. */
 struct xc_cli_opts {
     enum xc_cli_mode mode;
-    int level;             /* xc_zstd_min_level() .. 22 */
-    int to_stdout;         /* -c */
-    const char *out_path;  /* -o, or NULL */
-    int force;             /* -f */
-    int remove_source;     /* --rm (-k, the default, clears it) */
-    const char *dict_path; /* -D, or NULL */
-    size_t maxdict;        /* --maxdict= (--train), default 110 KiB */
-    int checksum;          /* --check (default) / --no-check */
-    int window_log_max;    /* from --memory=, 0 for the library's default */
-    char **files;          /* the operands; "-" is standard input */
+    int level;              /* xc_zstd_min_level() .. 22 */
+    int to_stdout;          /* -c */
+    const char *out_path;   /* -o, or NULL */
+    int force;              /* -f */
+    int remove_source;      /* --rm (-k, the default, clears it) */
+    int follow_links;       /* -f, or invoked as zstdcat */
+    int pass_through;       /* -1, 0 or 1: --[no-]pass-through (-dcf copies non-zstd data) */
+    const char *dict_path;  /* -D, or NULL */
+    const char *patch_from; /* --patch-from=, or NULL */
+    size_t maxdict;         /* --maxdict= (--train), default 110 KiB */
+    long long train_dict_id;/* --dictID= (--train), -1 for the trainer's own */
+    int checksum;           /* --check (default) / --no-check */
+    int content_size;       /* --content-size (default) / --no-content-size */
+    int write_dict_id;      /* --no-dictID clears it */
+    int long_log;           /* --long[=#]: 0 off, else the window log */
+    unsigned long long memory_limit; /* -M/--memory=, 0 for the default (128 MiB) */
+    unsigned long long block_size;   /* -B#: the job size with workers, the block in -b */
+    unsigned long long size_hint;    /* --size-hint=, 0 for none */
+    unsigned long long stream_size;  /* --stream-size=, 0 for none */
+    int threads;            /* -T#: 0 auto (as many as cores), default 1 */
+    int sparse;             /* -1 (files yes, stdout no), 0 or 1 */
+    int exclude_compressed; /* --exclude-compressed */
+    int recursive;          /* -r */
+    int progress;           /* -1 (on a terminal), 0 or 1 */
+    const char *out_dir_flat, *out_dir_mirror;
+    int bench_last_level;   /* -e#, or the level */
+    int bench_seconds;      /* -i#, default 3 */
+    int bench_separate;     /* -S */
+    char **files;           /* the operands; "-" is standard input */
     size_t nfiles;
+    const char **filelists; /* --filelist= values, in argv order */
+    size_t nfilelists;
 };
 
-/* The help text of the whole command. */
-void xc_cli_usage(FILE *f);
+/* What the program was called: zstd's other names change its defaults. */
+enum xc_cli_persona { XC_AS_XCODEC, XC_AS_UNZSTD, XC_AS_ZSTDCAT, XC_AS_ZSTDMT };
 
-/* Parses the arguments of the zstd-compatible mode (argv[0] excluded).
+/* Parses the arguments of the zstd-compatible mode (argv[0] excluded), with
+ * the defaults of `persona`.
  * Returns 0 to go on, -1 when it printed the help or the version (exit 0),
  * or an exit status after printing what is wrong.  The operands are moved
  * to the front of argv, which opts->files then points at. */
-int xc_cli_parse(int argc, char **argv, struct xc_cli_opts *opts);
+int xc_cli_parse(int argc, char **argv, enum xc_cli_persona persona, struct xc_cli_opts *opts);
 
 /* Runs the zstd-compatible mode; returns the exit status. */
-int xc_cli_zstd(int argc, char **argv);
+int xc_cli_zstd(int argc, char **argv, enum xc_cli_persona persona);
+
+/* Applies the worker count of -T# to a compression context: the one place
+ * that knows whether the library has workers.  Returns 0 or -1 after
+ * printing why. */
+int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads);
+
+/* Reads a whole file into a malloc'd buffer; NULL after printing why. */
+unsigned char *xc_cli_read_file(const char *path, size_t limit, size_t *size);
+
+/* -b: the benchmark of zstd's command, one line per level; the exit status. */
+int xc_cli_zbench(const struct xc_cli_opts *opts);
+
+/* Asks a yes/no question on stderr and reads the answer from the terminal
+ * on standard input; returns 1 for yes.  Only when standard input is a
+ * terminal: otherwise it returns 0 without asking. */
+int xc_cli_confirm(const char *question);
+
+/* Standard input is one of the inputs: no question may be asked on it. */
+void xc_cli_set_stdin_is_input(int yes);
 
 /* ---- streaming codecs (cli_zstd.c) -------------------------------------------- */
 
@@ -117,8 +164,11 @@ int xc_source_open(const char *path, int force, struct stat *st);
 struct xc_sink {
     int fd;
     int is_temp;
+    int replace;    /* the user agreed to overwrite the existing file */
     const char *path;        /* the name given, for messages */
     unsigned long long written;
+    int sparse;     /* skip runs of zeros with lseek(), a regular file only */
+    int hole_open;  /* the last write was a skip: the size needs setting */
     char tmp_path[4096];
 };
 
@@ -137,14 +187,15 @@ void xc_sink_abort(struct xc_sink *s);
 
 /* ---- progress ------------------------------------------------------------------ */
 
-/* A line on stderr, refreshed a few times a second, that appears only when
+/* A line on stderr, refreshed a few times a second: by default only when
  * stderr is a terminal, verbosity is 2 or more and the work has already
- * taken half a second. */
+ * taken a second; --progress shows it always, --no-progress never. */
+extern int xc_cli_progress_mode; /* -1 auto, 0 off, 1 forced */
 struct xc_progress {
     const char *name;
     unsigned long long total;
     double start, last;
-    int enabled, shown;
+    int enabled, shown, forced;
 };
 void xc_progress_start(struct xc_progress *p, const char *name, unsigned long long total);
 void xc_progress_update(struct xc_progress *p, unsigned long long in, unsigned long long out);

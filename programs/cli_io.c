@@ -85,7 +85,7 @@ int xc_source_open(const char *path, int force, struct stat *st)
     }
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        xc_cli_msg(1, "%s: %s", path, strerror(errno));
+        xc_cli_msg(1, "can't stat %s : %s -- ignored", path, strerror(errno));
         return -1;
     }
     if (fstat(fd, st) != 0) {
@@ -94,16 +94,53 @@ int xc_source_open(const char *path, int force, struct stat *st)
         return -1;
     }
     if (S_ISDIR(st->st_mode)) {
-        xc_cli_msg(1, "%s: is a directory", path);
+        xc_cli_msg(1, "%s is a directory -- ignored", path);
         close(fd);
         return -1;
     }
-    if (!S_ISREG(st->st_mode) && !force) {
-        xc_cli_msg(1, "%s: not a regular file (use -f to read it anyway)", path);
+    if (!S_ISREG(st->st_mode) && !S_ISFIFO(st->st_mode) && !force) {
+        xc_cli_msg(1, "%s is not a regular file -- ignored (use -f to read it anyway)", path);
         close(fd);
         return -1;
     }
     return fd;
+}
+
+static int g_stdin_is_input;
+
+void xc_cli_set_stdin_is_input(int yes)
+{
+    g_stdin_is_input = yes;
+}
+
+int xc_cli_confirm(const char *question)
+{
+    if (!isatty(STDIN_FILENO)) return 0;
+    fputs(question, stderr);
+    fflush(stderr);
+    int c = getchar(), first = c;
+    while (c != EOF && c != '\n') c = getchar();
+    return first == 'y' || first == 'Y';
+}
+
+/* zstd's question before replacing a file: only at the default verbosity
+ * or above, never when standard input is an input, and here only on a
+ * terminal (no answer counts as no, which is what zstd makes of the end
+ * of a non-terminal input). */
+static int confirm_overwrite(const char *path)
+{
+    if (xc_cli_verbosity < 2 || !isatty(STDIN_FILENO)) {
+        xc_cli_msg(1, "%s already exists; not overwritten", path);
+        return 0;
+    }
+    if (g_stdin_is_input) {
+        xc_cli_msg(1, "%s already exists; stdin is an input - not proceeding.", path);
+        return 0;
+    }
+    fprintf(stderr, "xcodec: %s already exists; ", path);
+    if (xc_cli_confirm("overwrite (y/n) ? ")) return 1;
+    fputs("    not overwritten  \n", stderr);
+    return 0;
 }
 
 int xc_sink_open(struct xc_sink *s, const char *path, int force, int binary,
@@ -139,10 +176,8 @@ int xc_sink_open(struct xc_sink *s, const char *path, int force, int binary,
             }
             return 0;
         }
-        if (!force) {
-            xc_cli_msg(1, "%s: already exists; not overwritten (use -f to overwrite)", path);
-            return -1;
-        }
+        if (!force && !confirm_overwrite(path)) return -1;
+        s->replace = 1;
         if (src_st && S_ISREG(src_st->st_mode) && st.st_dev == src_st->st_dev &&
             st.st_ino == src_st->st_ino) {
             xc_cli_msg(1, "%s: is also the input", path);
@@ -176,7 +211,42 @@ int xc_sink_open(struct xc_sink *s, const char *path, int force, int binary,
     return 0;
 }
 
+/* Sparse output: whole 4 KiB runs of zeros become holes (a seek), as
+ * zstd's --sparse does; the file gets its size at commit. */
+#define SPARSE_UNIT 4096
+static int all_zero(const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) return 0;
+    return 1;
+}
+
+static int write_all(struct xc_sink *s, const void *buf, size_t n);
+
 int xc_sink_write(struct xc_sink *s, const void *buf, size_t n)
+{
+    if (!s->sparse) return write_all(s, buf, n);
+    const unsigned char *p = buf;
+    while (n > 0) {
+        size_t k = n < SPARSE_UNIT ? n : SPARSE_UNIT;
+        if (k == SPARSE_UNIT && all_zero(p, k)) {
+            if (lseek(s->fd, (off_t)k, SEEK_CUR) < 0) {
+                xc_cli_msg(1, "%s: seek error: %s", s->path, strerror(errno));
+                return -1;
+            }
+            s->written += k;
+            s->hole_open = 1;
+        } else {
+            if (write_all(s, p, k)) return -1;
+            s->hole_open = 0;
+        }
+        p += k;
+        n -= k;
+    }
+    return 0;
+}
+
+static int write_all(struct xc_sink *s, const void *buf, size_t n)
 {
     const char *p = buf;
     while (n > 0) {
@@ -214,13 +284,27 @@ void xc_sink_abort(struct xc_sink *s)
 
 int xc_sink_commit(struct xc_sink *s, int force, const struct stat *src_st)
 {
-    if (s->fd == STDOUT_FILENO) return 0;
+    if (s->fd == STDOUT_FILENO) {
+        if (s->hole_open && ftruncate(s->fd, (off_t)s->written) != 0) {
+            xc_cli_msg(1, "%s: %s", s->path, strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
     if (!s->is_temp) {
         int rc = close(s->fd);
         s->fd = -1;
         if (rc != 0) xc_cli_msg(1, "%s: %s", s->path, strerror(errno));
         return rc == 0 ? 0 : -1;
     }
+
+    if (s->hole_open && ftruncate(s->fd, (off_t)s->written) != 0) {
+        xc_cli_msg(1, "%s: %s", s->path, strerror(errno));
+        xc_sink_abort(s);
+        return -1;
+    }
+    s->hole_open = 0;
+    if (s->replace) force = 1;
 
     /* The output takes the source's permissions (without set-id bits) and
      * times, as zstd and gzip do; otherwise the mode a new file gets. */
@@ -285,26 +369,35 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int xc_cli_progress_mode = -1;
+
 void xc_progress_start(struct xc_progress *p, const char *name, unsigned long long total)
 {
     p->name = name;
     p->total = total;
     p->start = p->last = now_s();
-    p->enabled = xc_cli_verbosity >= 2 && isatty(STDERR_FILENO);
+    p->forced = xc_cli_progress_mode == 1;
+    p->enabled = p->forced ||
+                 (xc_cli_progress_mode < 0 && xc_cli_verbosity >= 2 && isatty(STDERR_FILENO));
     p->shown = 0;
 }
 
+/* "NAME: 42%  12.5 MiB => 3.10 MiB (x4.03)  95.2 MB/s": the percentage
+ * only when the input's size is known, the speed of the input side. */
 void xc_progress_update(struct xc_progress *p, unsigned long long in, unsigned long long out)
 {
     if (!p->enabled) return;
     double t = now_s();
-    if (t - p->start < 0.5 || t - p->last < 0.2) return;
+    if (!p->forced && t - p->start < 1.0) return;
+    if (p->shown && t - p->last < 0.2) return;
     p->last = t;
     char a[32], b[32], pct[16] = "";
     if (p->total != XC_CLI_UNKNOWN_SIZE && p->total > 0)
-        snprintf(pct, sizeof pct, "%3.0f%% ", 100.0 * (double)in / (double)p->total);
-    fprintf(stderr, "\r%s: %s%s => %s, %.1f MB/s   ", p->name, pct, xc_cli_human(a, sizeof a, in),
-            xc_cli_human(b, sizeof b, out), (double)in / (t - p->start) * 1e-6);
+        snprintf(pct, sizeof pct, "%3.0f%%  ", 100.0 * (double)in / (double)p->total);
+    double secs = t - p->start > 1e-6 ? t - p->start : 1e-6;
+    fprintf(stderr, "\r\033[K%s: %s%s => %s (x%.2f)  %.1f MB/s", p->name, pct,
+            xc_cli_human(a, sizeof a, in), xc_cli_human(b, sizeof b, out),
+            out ? (double)in / (double)out : 0.0, (double)in / secs * 1e-6);
     fflush(stderr);
     p->shown = 1;
 }

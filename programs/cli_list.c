@@ -91,6 +91,9 @@ struct file_info {
     unsigned long long frames, skips, compressed, content;
     int content_unknown;
     unsigned long long with_checksum;
+    unsigned long long window; /* the largest of the frames' */
+    unsigned dict_id;          /* of the first frame */
+    unsigned long long check;  /* of the last frame */
 };
 
 /* Walks one zstd frame whose magic has been consumed.  Returns 0 or an
@@ -147,7 +150,10 @@ static const char *walk_frame(struct reader *r, struct file_info *fi, unsigned l
     fi->frames++;
     if (known) fi->content += fcs;
     else fi->content_unknown = 1;
-    if (xc_cli_verbosity >= 3) {
+    if (window > fi->window) fi->window = window; /* zstd shows the largest */
+    if (fi->frames == 1) fi->dict_id = dict_id;
+    fi->check = check;
+    if (xc_cli_verbosity >= 4) {
         char w[32];
         printf("  frame %llu at %llu: %llu bytes, %llu blocks, content %s%llu, window %s, "
                "dict %u, check %s%08llx\n",
@@ -191,22 +197,53 @@ static const char *walk_file(struct reader *r, struct file_info *fi)
     }
 }
 
-static void print_row(const struct file_info *fi, const char *name)
+/* zstd's row: frames, skippable frames, compressed size, content size,
+ * ratio, checksum kind, name; the content size and ratio left blank when a
+ * frame does not record its size. */
+static void print_row(const struct file_info *fi, const char *name, int total)
 {
     char c[32], u[32], ratio[16];
-    const char *check = fi->frames == 0              ? "-"
+    const char *check = fi->frames == 0                  ? ""
                         : fi->with_checksum == fi->frames ? "XXH64"
-                        : fi->with_checksum == 0         ? "None"
-                                                         : "Mixed";
-    if (fi->content_unknown || fi->compressed == 0) {
-        snprintf(u, sizeof u, "unknown");
-        snprintf(ratio, sizeof ratio, "-");
+                        : fi->with_checksum == 0         ? (total ? "" : "None")
+                                                         : "";
+    xc_cli_human_w(c, sizeof c, fi->compressed, 6, 4);
+    if (fi->content_unknown) {
+        snprintf(u, sizeof u, "%12s", "");
+        snprintf(ratio, sizeof ratio, "%5s", "");
     } else {
-        xc_cli_human(u, sizeof u, fi->content);
-        snprintf(ratio, sizeof ratio, "%.3f", (double)fi->content / (double)fi->compressed);
+        xc_cli_human_w(u, sizeof u, fi->content, 8, 4);
+        snprintf(ratio, sizeof ratio, "%5.3f",
+                 fi->compressed ? (double)fi->content / (double)fi->compressed : 0.0);
     }
-    printf("%6llu %6llu %12s %13s %7s %6s  %s\n", fi->frames, fi->skips,
-           xc_cli_human(c, sizeof c, fi->compressed), u, ratio, check, name);
+    printf("%6llu  %5llu  %s  %s  %s  %5s  %s\n", fi->frames, fi->skips, c, u, ratio, check, name);
+}
+
+/* zstd's -lv block for one file. */
+static void print_details(const struct file_info *fi, const char *name)
+{
+    char a[32];
+    printf("%s \n", name);
+    printf("# Zstandard Frames: %llu\n", fi->frames);
+    if (fi->skips) printf("# Skippable Frames: %llu\n", fi->skips);
+    printf("DictID: %u\n", fi->dict_id);
+    printf("Window Size: %s (%llu B)\n", xc_cli_human(a, sizeof a, fi->window), fi->window);
+    printf("Compressed Size: %s (%llu B)\n", xc_cli_human(a, sizeof a, fi->compressed),
+           fi->compressed);
+    if (!fi->content_unknown) {
+        printf("Decompressed Size: %s (%llu B)\n", xc_cli_human(a, sizeof a, fi->content),
+               fi->content);
+        printf("Ratio: %.4f\n", fi->compressed ? (double)fi->content / (double)fi->compressed : 0.0);
+    }
+    if (fi->frames && fi->with_checksum == fi->frames && fi->frames == 1)
+        printf("Check: XXH64 %08llx\n", fi->check);
+    else if (fi->frames && fi->with_checksum == fi->frames)
+        printf("Check: XXH64\n");
+    else if (fi->with_checksum == 0)
+        printf("Check: None\n");
+    else
+        printf("Check: Mixed\n");
+    printf("\n");
 }
 
 int xc_cli_list(const struct xc_cli_opts *o)
@@ -214,10 +251,10 @@ int xc_cli_list(const struct xc_cli_opts *o)
     static struct reader r; /* 64 KiB: kept off the stack */
     struct file_info total = {0};
     size_t listed = 0;
-    int failed = 0, header = 0;
+    int failed = 0, header = 0, verbose = xc_cli_verbosity >= 3;
     for (size_t i = 0; i < o->nfiles; i++) {
         const char *path = o->files[i];
-        const char *name = strcmp(path, "-") == 0 ? "(stdin)" : path;
+        const char *name = strcmp(path, "-") == 0 ? "*stdin*" : path;
         struct stat st;
         int fd = xc_source_open(path, o->force, &st);
         if (fd < 0) {
@@ -229,21 +266,23 @@ int xc_cli_list(const struct xc_cli_opts *o)
         r.can_seek = S_ISREG(st.st_mode) && lseek(fd, 0, SEEK_CUR) >= 0;
         if (r.can_seek) r.offset = r.base = (unsigned long long)lseek(fd, 0, SEEK_CUR);
         struct file_info fi = {0};
-        if (!header) {
-            printf("%6s %6s %12s %13s %7s %6s  %s\n", "Frames", "Skips", "Compressed",
-                   "Uncompressed", "Ratio", "Check", "Filename");
+        if (!header && !verbose) {
+            printf("Frames  Skips  Compressed  Uncompressed  Ratio  Check  Filename\n");
             header = 1;
         }
-        if (xc_cli_verbosity >= 3) printf("%s\n", name);
         const char *err = walk_file(&r, &fi);
         if (fd != STDIN_FILENO) close(fd);
         if (err) {
             fflush(stdout);
-            xc_cli_msg(1, "%s: %s", name, err);
+            if (strcmp(err, "not in zstd format") == 0)
+                xc_cli_msg(1, "File \"%s\" not compressed by zstd", name);
+            else
+                xc_cli_msg(1, "%s: %s", name, err);
             failed = 1;
             continue;
         }
-        print_row(&fi, name);
+        if (verbose) print_details(&fi, name);
+        else print_row(&fi, name, 0);
         total.frames += fi.frames;
         total.skips += fi.skips;
         total.compressed += fi.compressed;
@@ -252,11 +291,11 @@ int xc_cli_list(const struct xc_cli_opts *o)
         total.with_checksum += fi.with_checksum;
         listed++;
     }
-    if (listed > 1) {
+    if (listed > 1 && !verbose) {
         char label[32];
         snprintf(label, sizeof label, "%zu files", listed);
-        printf("------------------------------------------------------------------\n");
-        print_row(&total, label);
+        printf("----------------------------------------------------------------- \n");
+        print_row(&total, label, 1);
     }
     return failed ? XC_EXIT_ERROR : XC_EXIT_OK;
 }

@@ -99,6 +99,12 @@ int xc_cli_train(const struct xc_cli_opts *o)
                    xc_cli_human(hd, sizeof hd, o->maxdict));
         goto done;
     }
+    if (o->train_dict_id >= 0) {
+        /* --dictID=#: the ID is the four bytes after the magic (RFC 8878
+         * section 5); nothing else in the dictionary depends on it. */
+        unsigned long long id = (unsigned long long)o->train_dict_id;
+        for (int i = 0; i < 4; i++) dict[4 + i] = (unsigned char)(id >> (8 * i));
+    }
     if (xc_sink_open(&sink, out_name, o->force, 1, NULL)) goto done;
     if (xc_sink_write(&sink, dict, size)) {
         xc_sink_abort(&sink);

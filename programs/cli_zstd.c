@@ -24,20 +24,50 @@ struct xc_codec {
     xc_zstd_ddict *ddict;
     unsigned char *in_buf, *out_buf;
     unsigned long long n_in, n_out;
+    unsigned char *patch; /* --patch-from's reference */
+    size_t patch_size;
 };
 
-/* Reads a whole dictionary file; dictionaries are small (zstd's trainer
- * makes 110 KiB by default), so it is held in memory. */
-static unsigned char *read_dict(const char *path, size_t *size)
+/* The library's worker-count parameter, XC_ZSTD_C_NB_WORKERS, numbered 400
+ * where it is being added.  It is set by number and the answer tells
+ * whether this library has it, so the command builds and behaves either
+ * way. */
+#define XC_CLI_NB_WORKERS_PARAM 400
+
+int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads)
+{
+    int workers = threads;
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        workers = n > 1 ? (int)(n > 256 ? 256 : n) : 1;
+    }
+    if (workers <= 1) return 0; /* one thread: the caller's, as --single-thread */
+    size_t r = xc_zstd_cctx_set(cctx, (xc_zstd_cparam)XC_CLI_NB_WORKERS_PARAM, workers);
+    if (!xc_is_error(r)) return 0;
+    if (threads == 0) return 0; /* -T0 (zstdmt): as many as there are, here one */
+    xc_cli_msg(1, "-T%d: this build of the library compresses in one thread only "
+                  "(no XC_ZSTD_C_NB_WORKERS); use -T1 or --single-thread",
+               threads);
+    return -1;
+}
+
+unsigned char *xc_cli_read_file(const char *path, size_t limit, size_t *size)
 {
     struct stat st;
-    int fd = xc_source_open(path, 0, &st);
+    int fd = xc_source_open(path, 1, &st);
     if (fd < 0) return NULL;
     unsigned char *buf = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
         if (len == cap) {
+            if (cap >= limit) {
+                xc_cli_msg(1, "%s: larger than %zu MiB, too large here", path, limit >> 20);
+                break;
+            }
             cap = cap ? cap * 2 : 1 << 16;
+            if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size + 1 > cap &&
+                (unsigned long long)st.st_size < limit)
+                cap = (size_t)st.st_size + 1;
             unsigned char *nb = realloc(buf, cap);
             if (!nb) {
                 xc_cli_msg(1, "%s: out of memory", path);
@@ -52,14 +82,151 @@ static unsigned char *read_dict(const char *path, size_t *size)
         }
         len += (size_t)n;
         if (len < cap) {
-            close(fd);
+            if (fd != STDIN_FILENO) close(fd);
             *size = len;
             return buf;
         }
     }
-    close(fd);
+    if (fd != STDIN_FILENO) close(fd);
     free(buf);
     return NULL;
+}
+
+/* The smallest window log whose window holds n bytes. */
+static int log_for(unsigned long long n)
+{
+    int log = XC_ZSTD_WINDOW_LOG_MIN;
+    while (log < XC_ZSTD_WINDOW_LOG_MAX && (1ULL << log) < n) log++;
+    return log;
+}
+
+static int fail(struct xc_codec *c, const char *what, size_t r)
+{
+    xc_cli_msg(1, "%s: %s", what, xc_error_name(r));
+    xc_codec_free(c);
+    return -1;
+}
+
+/* --patch-from: the reference reaches the codec as a raw-content
+ * dictionary, which decodes the same as zstd's prefix (the history before
+ * the frame; no ID in the frame).  This is the one place to change when
+ * the library gains xc_zstd_cctx_ref_prefix() and xc_zstd_dctx_ref_prefix().
+ * Until then a reference that happens to start with the dictionary magic
+ * (0xEC30A437) would be read as a formatted dictionary. */
+static int patch_base_attach(struct xc_codec *c)
+{
+    if (c->cctx) {
+        size_t r = xc_zstd_cctx_load_dictionary(c->cctx, c->patch, c->patch_size);
+        if (xc_is_error(r)) {
+            xc_cli_msg(1, "%s: cannot use as --patch-from reference: %s", c->opts->patch_from,
+                       xc_error_name(r));
+            return -1;
+        }
+        return 0;
+    }
+    c->ddict = xc_zstd_ddict_new(c->patch, c->patch_size);
+    if (!c->ddict) {
+        xc_cli_msg(1, "%s: cannot use as --patch-from reference", c->opts->patch_from);
+        return -1;
+    }
+    return 0;
+}
+
+static int compress_setup(struct xc_codec *c)
+{
+    const struct xc_cli_opts *o = c->opts;
+    int level = o->level, accel = 0;
+    if (level < xc_zstd_min_level()) {
+        /* --fast=N beyond the table: the fastest row with acceleration N,
+         * which is how libzstd builds every negative level. */
+        accel = -level;
+        level = xc_zstd_min_level();
+    }
+    size_t r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_LEVEL, level);
+    if (xc_is_error(r)) return fail(c, "level", r);
+    if (accel && xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_TARGET_LENGTH, accel)))
+        return fail(c, "--fast", r);
+    if (xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_CHECKSUM, o->checksum)))
+        return fail(c, "--check", r);
+    if (xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_CONTENT_SIZE, o->content_size)))
+        return fail(c, "--content-size", r);
+    if (xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_DICT_ID, o->write_dict_id)))
+        return fail(c, "--no-dictID", r);
+    if (o->long_log) {
+        if (xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_LONG_DISTANCE, 1)) ||
+            xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_WINDOW_LOG, o->long_log)))
+            return fail(c, "--long", r);
+    }
+    if (xc_cli_apply_threads(c->cctx, o->threads)) {
+        xc_codec_free(c);
+        return -1;
+    }
+    if (o->dict_path) {
+        /* Loaded once into the context, which keeps it from frame to
+         * frame (file to file), prepared for the level set above. */
+        size_t size = 0;
+        unsigned char *dict = xc_cli_read_file(o->dict_path, (size_t)1 << 30, &size);
+        if (!dict) {
+            xc_codec_free(c);
+            return -1;
+        }
+        r = xc_zstd_cctx_load_dictionary(c->cctx, dict, size);
+        free(dict);
+        if (xc_is_error(r)) {
+            xc_cli_msg(1, "%s: cannot use as a dictionary: %s", o->dict_path, xc_error_name(r));
+            xc_codec_free(c);
+            return -1;
+        }
+    }
+    if (c->patch && patch_base_attach(c)) {
+        xc_codec_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+static int decompress_setup(struct xc_codec *c)
+{
+    const struct xc_cli_opts *o = c->opts;
+    int log = 0;
+    if (o->memory_limit) log = log_for(o->memory_limit);
+    if (o->long_log > log) log = o->long_log;
+    /* zstd lets a --patch-from decompression use a window that holds the
+     * reference. */
+    if (c->patch && log_for(c->patch_size) + 1 > log && log_for(c->patch_size) + 1 > 27)
+        log = log_for(c->patch_size) + 1;
+    if (log > XC_ZSTD_WINDOW_LOG_MAX) log = XC_ZSTD_WINDOW_LOG_MAX;
+    if (log) {
+        size_t r = xc_zstd_dctx_set(c->dctx, XC_ZSTD_D_WINDOW_LOG_MAX, log);
+        if (xc_is_error(r)) return fail(c, "--memory", r);
+    }
+    if (o->dict_path) {
+        size_t size = 0;
+        unsigned char *dict = xc_cli_read_file(o->dict_path, (size_t)1 << 30, &size);
+        if (!dict) {
+            xc_codec_free(c);
+            return -1;
+        }
+        c->ddict = xc_zstd_ddict_new(dict, size);
+        free(dict);
+        if (!c->ddict) {
+            xc_cli_msg(1, "%s: not a usable dictionary (corrupt, or out of memory)", o->dict_path);
+            xc_codec_free(c);
+            return -1;
+        }
+    }
+    if (c->patch) {
+        if (c->ddict) {
+            xc_cli_msg(1, "--patch-from and -D exclude each other");
+            xc_codec_free(c);
+            return -1;
+        }
+        if (patch_base_attach(c)) {
+            xc_codec_free(c);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 struct xc_codec *xc_codec_new(const struct xc_cli_opts *opts)
@@ -70,63 +237,21 @@ struct xc_codec *xc_codec_new(const struct xc_cli_opts *opts)
     c->in_buf = malloc(XC_CLI_CHUNK);
     c->out_buf = malloc(XC_CLI_CHUNK);
     if (!c->in_buf || !c->out_buf) goto oom;
+    if (opts->patch_from) {
+        c->patch = xc_cli_read_file(opts->patch_from, (size_t)768 << 20, &c->patch_size);
+        if (!c->patch) {
+            xc_codec_free(c);
+            return NULL;
+        }
+    }
     if (opts->mode == XC_MODE_COMPRESS) {
         c->cctx = xc_zstd_cctx_new();
         if (!c->cctx) goto oom;
-        size_t r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_LEVEL, opts->level);
-        if (!xc_is_error(r)) r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_CHECKSUM, opts->checksum);
-        if (xc_is_error(r)) {
-            xc_cli_msg(1, "level %d: %s", opts->level, xc_error_name(r));
-            xc_codec_free(c);
-            return NULL;
-        }
-        if (opts->dict_path) {
-            /* Loaded once into the context, which keeps it from frame to
-             * frame (file to file), prepared for the level set above. */
-            size_t size = 0;
-            unsigned char *dict = read_dict(opts->dict_path, &size);
-            if (!dict) {
-                xc_codec_free(c);
-                return NULL;
-            }
-            r = xc_zstd_cctx_load_dictionary(c->cctx, dict, size);
-            free(dict);
-            if (xc_is_error(r)) {
-                xc_cli_msg(1, "%s: cannot use as a dictionary: %s", opts->dict_path,
-                           xc_error_name(r));
-                xc_codec_free(c);
-                return NULL;
-            }
-        }
-        return c;
+        return compress_setup(c) ? NULL : c;
     }
     c->dctx = xc_zstd_dctx_new();
     if (!c->dctx) goto oom;
-    if (opts->window_log_max) {
-        size_t r = xc_zstd_dctx_set(c->dctx, XC_ZSTD_D_WINDOW_LOG_MAX, opts->window_log_max);
-        if (xc_is_error(r)) {
-            xc_cli_msg(1, "--memory: %s", xc_error_name(r));
-            xc_codec_free(c);
-            return NULL;
-        }
-    }
-    if (opts->dict_path) {
-        size_t size = 0;
-        unsigned char *dict = read_dict(opts->dict_path, &size);
-        if (!dict) {
-            xc_codec_free(c);
-            return NULL;
-        }
-        c->ddict = xc_zstd_ddict_new(dict, size);
-        free(dict);
-        if (!c->ddict) {
-            xc_cli_msg(1, "%s: not a usable dictionary (corrupt, or out of memory)",
-                       opts->dict_path);
-            xc_codec_free(c);
-            return NULL;
-        }
-    }
-    return c;
+    return decompress_setup(c) ? NULL : c;
 oom:
     xc_cli_msg(1, "out of memory");
     xc_codec_free(c);
@@ -141,6 +266,7 @@ void xc_codec_free(struct xc_codec *c)
     xc_zstd_ddict_free(c->ddict);
     free(c->in_buf);
     free(c->out_buf);
+    free(c->patch);
     free(c);
 }
 
@@ -162,7 +288,29 @@ int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
     struct xc_progress prog;
     c->n_in = c->n_out = 0;
     xc_zstd_cctx_reset(c->cctx);
+    const struct xc_cli_opts *o = c->opts;
+    int from_stream_size = 0;
+    if (in_size == XC_CLI_UNKNOWN_SIZE && o->stream_size) {
+        in_size = o->stream_size;
+        from_stream_size = 1;
+    }
     if (in_size != XC_CLI_UNKNOWN_SIZE) xc_zstd_cctx_set_pledged_size(c->cctx, in_size);
+    if (c->patch) {
+        /* zstd's --patch-from: a window that reaches back over the whole
+         * reference from the end of the input. */
+        unsigned long long span = in_size != XC_CLI_UNKNOWN_SIZE && in_size > c->patch_size
+                                      ? in_size : c->patch_size;
+        int log = log_for(span) + 1;
+        if (log > XC_ZSTD_WINDOW_LOG_MAX) log = XC_ZSTD_WINDOW_LOG_MAX;
+        if (o->long_log > log) log = o->long_log;
+        xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_WINDOW_LOG, log);
+    } else if (in_size == XC_CLI_UNKNOWN_SIZE && o->size_hint && !o->long_log) {
+        /* --size-hint: the window a file of that size gets, when below
+         * every level's own (2^19); the table sizes stay the level's. */
+        int log = log_for(o->size_hint);
+        xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_WINDOW_LOG, log < 19 ? log : 0);
+    }
+
     xc_progress_start(&prog, name, in_size);
     for (;;) {
         long n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
@@ -181,7 +329,10 @@ int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
             size_t r = xc_zstd_compress_stream(c->cctx, &ob, &in, op);
             if (xc_is_error(r)) {
                 xc_progress_end(&prog);
-                if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG)
+                if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG && from_stream_size)
+                    xc_cli_msg(1, "%s: the input is not the %llu bytes of --stream-size", name,
+                               o->stream_size);
+                else if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG)
                     xc_cli_msg(1, "%s: the file changed size while being read", name);
                 else
                     xc_cli_msg(1, "%s: compression failed: %s", name, xc_error_name(r));
@@ -243,7 +394,7 @@ static void decode_error(const char *name, size_t r, unsigned long long at,
     switch (xc_error_code(r)) {
     case XC_ERROR_UNKNOWN_MAGIC:
         if (frames == 0) {
-            xc_cli_msg(1, "%s: not in zstd format", name);
+            xc_cli_msg(1, "%s: unsupported format", name);
             return;
         }
         hint = " (data after the last frame)";
@@ -269,11 +420,12 @@ int xc_codec_decompress(struct xc_codec *c, int in_fd, const char *name,
         return -1;
     }
     if (n == 0) {
-        xc_cli_msg(1, "%s: empty input, no zstd frame", name);
+        xc_cli_msg(1, "%s: unexpected end of file (empty input, no zstd frame)", name);
         return -1;
     }
-    if (c->opts->force && out && out->fd == STDOUT_FILENO &&
-        !is_zstd_or_skippable(c->in_buf, (size_t)n))
+    int pass = c->opts->pass_through == 1 ||
+               (c->opts->pass_through < 0 && c->opts->force && c->opts->to_stdout);
+    if (pass && out && out->fd == STDOUT_FILENO && !is_zstd_or_skippable(c->in_buf, (size_t)n))
         return pass_through(c, in_fd, name, (size_t)n, out);
 
     xc_progress_start(&prog, name, in_size);
