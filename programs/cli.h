@@ -20,6 +20,10 @@ enum { XC_EXIT_OK = 0, XC_EXIT_ERROR = 1, XC_EXIT_USAGE = 2 };
 
 #define XC_CLI_UNKNOWN_SIZE (~0ULL)
 
+/* zstd ends with a status of its own for some errors (11: the input is not
+ * the size --stream-size announced); 0 while none happened. */
+extern int xc_cli_fatal_status;
+
 /* ---- messages --------------------------------------------------------------- */
 
 /* 0: nothing, 1: errors only (-q), 2: errors, warnings and a summary per file

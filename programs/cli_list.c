@@ -273,11 +273,13 @@ int xc_cli_list(const struct xc_cli_opts *o)
         const char *err = walk_file(&r, &fi);
         if (fd != STDIN_FILENO) close(fd);
         if (err) {
-            fflush(stdout);
-            if (strcmp(err, "not in zstd format") == 0)
-                xc_cli_msg(1, "File \"%s\" not compressed by zstd", name);
-            else
+            /* zstd says this one on standard output, in the table. */
+            if (strcmp(err, "not in zstd format") == 0) {
+                printf("File \"%s\" not compressed by zstd \n", name);
+            } else {
+                fflush(stdout);
                 xc_cli_msg(1, "%s: %s", name, err);
+            }
             failed = 1;
             continue;
         }

@@ -33,8 +33,11 @@ static const char *display_name(const char *path)
 static int run_codec(struct xc_codec *codec, const struct xc_cli_opts *o, int fd,
                      const char *name, const struct stat *st, struct xc_sink *out)
 {
-    unsigned long long size = S_ISREG(st->st_mode) ? (unsigned long long)st->st_size
-                                                   : XC_CLI_UNKNOWN_SIZE;
+    /* Standard input counts as of unknown size even when it is a file, as
+     * in zstd: its frames carry no content size. */
+    unsigned long long size = S_ISREG(st->st_mode) && fd != STDIN_FILENO
+                                  ? (unsigned long long)st->st_size
+                                  : XC_CLI_UNKNOWN_SIZE;
     if (o->mode == XC_MODE_COMPRESS) return xc_codec_compress(codec, fd, name, size, out);
     return xc_codec_decompress(codec, fd, name, size, out);
 }
@@ -203,18 +206,24 @@ static int run_shared(struct xc_codec *codec, const struct xc_cli_opts *o,
     return failed ? XC_EXIT_ERROR : XC_EXIT_OK;
 }
 
-/* zstd's question before several inputs go into one -o file: asked on a
- * terminal, a warning with -q, nothing with -f; declining (or no terminal
- * to ask on) aborts. */
+/* zstd's question before several inputs go into one -o file: asked at
+ * the default verbosity (declining, or no terminal to ask on, aborts), an
+ * abort with -q, nothing with -f. */
 static int confirm_concatenation(const struct xc_cli_opts *o, size_t n, int stdin_used)
 {
     if (n < 2 || !o->out_path || o->force || o->mode == XC_MODE_TEST) return 0;
-    xc_cli_msg(1, "WARNING: all input files will be processed and concatenated into a single "
-                  "output file: %s",
+    if (xc_cli_verbosity < 2) {
+        if (xc_cli_verbosity >= 1)
+            fputs("Concatenating multiple processed inputs into a single output loses file "
+                  "metadata. \nAborting. \n",
+                  stderr);
+        return -1;
+    }
+    xc_cli_msg(2, "WARNING: all input files will be processed and concatenated into a single "
+                  "output file: %s ",
                o->out_path);
-    if (xc_cli_verbosity < 2) return 0;
     fputs("The concatenated output CANNOT regenerate original file names nor directory "
-          "structure.\n",
+          "structure. \n",
           stderr);
     if (stdin_used) {
         fputs("stdin is an input - not proceeding.\n", stderr);
@@ -311,5 +320,6 @@ int xc_cli_zstd(int argc, char **argv, enum xc_cli_persona persona)
     rc = shared ? run_shared(codec, &o, &l) : run_per_file(codec, &o, &l);
     xc_codec_free(codec);
     xc_file_list_free(&l);
+    if (xc_cli_fatal_status) return xc_cli_fatal_status;
     return rc == XC_EXIT_OK && failed ? XC_EXIT_ERROR : rc;
 }

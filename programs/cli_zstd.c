@@ -17,6 +17,8 @@
  * block of input is what the decompressor wants at most in one piece. */
 #define XC_CLI_CHUNK ((size_t)128 * 1024)
 
+int xc_cli_fatal_status;
+
 struct xc_codec {
     const struct xc_cli_opts *opts;
     xc_zstd_cctx *cctx;
@@ -329,13 +331,16 @@ int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
             size_t r = xc_zstd_compress_stream(c->cctx, &ob, &in, op);
             if (xc_is_error(r)) {
                 xc_progress_end(&prog);
-                if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG && from_stream_size)
-                    xc_cli_msg(1, "%s: the input is not the %llu bytes of --stream-size", name,
-                               o->stream_size);
-                else if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG)
+                if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG && from_stream_size) {
+                    xc_cli_msg(1, "error 11 : Src size is incorrect (%s is not the %llu bytes "
+                                  "of --stream-size)",
+                               name, o->stream_size);
+                    xc_cli_fatal_status = 11;
+                } else if (xc_error_code(r) == XC_ERROR_SRC_SIZE_WRONG) {
                     xc_cli_msg(1, "%s: the file changed size while being read", name);
-                else
+                } else {
                     xc_cli_msg(1, "%s: compression failed: %s", name, xc_error_name(r));
+                }
                 return -1;
             }
             if (emit(c, out, ob.pos)) {
