@@ -139,7 +139,7 @@ static int confirm_overwrite(const char *path)
     }
     fprintf(stderr, "xcodec: %s already exists; ", path);
     if (xc_cli_confirm("overwrite (y/n) ? ")) return 1;
-    fputs("    not overwritten  \n", stderr);
+    fputs("Not overwritten  \n", stderr);
     return 0;
 }
 

@@ -162,12 +162,43 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null >/dev/null 2>
     check "the refusal says why" grep -q "stdout is a console" "$T/out"
     status 0 "-f writes compressed data to a terminal" script -qec "'$XC' -f <small" /dev/null
     status 0 "-c writes compressed data to a terminal" script -qec "'$XC' -c small" /dev/null
+    # The question before overwriting, as zstd asks it, answered through
+    # the terminal script makes.
+    "$XC" -q -f small -o ask.zst
+    printf 'keep me\n' >ask.zst
+    printf 'n\n' | script -qec "'$XC' small -o ask.zst" /dev/null >ask.out 2>&1
+    check "a terminal is asked before overwriting" grep -q "ask.zst already exists; overwrite (y/n) ?" ask.out
+    check "answering n keeps the file" sh -c 'test "$(cat ask.zst)" = "keep me"'
+    printf 'y\n' | script -qec "'$XC' small -o ask.zst" /dev/null >ask.out 2>&1
+    check "answering y overwrites it" sh -c "'$XC' -dc ask.zst | cmp -s - small"
+    if need_zstd; then
+        printf 'keep me\n' >ask.zst
+        printf 'n\n' | script -qec "zstd small -o ask.zst" /dev/null >ask.zout 2>&1
+        check "zstd asks the same question" grep -q "ask.zst already exists; overwrite (y/n) ?" ask.zout
+    fi
+    printf 'n\n' | script -qec "'$XC' small binary -o cat.zst" /dev/null >ask.out 2>&1
+    check "several inputs to one -o: the warning" grep -q "concatenated into a single output file: cat.zst" ask.out
+    check "several inputs to one -o: answering n aborts" test ! -e cat.zst
+    printf 'y\n' | script -qec "'$XC' small binary -o cat.zst" /dev/null >ask.out 2>&1
+    cat small binary >cat.want
+    check "several inputs to one -o: answering y goes on" sh -c "'$XC' -dc cat.zst | cmp -s - cat.want"
+    # The progress line: on a terminal, for work over a second (here a
+    # pipe that pauses), with the sizes, ratio and speed, erased at the end.
+    script -qec "sh -c '(cat big; sleep 1.2; cat big) | \"$XC\" -o prog.zst'" /dev/null \
+        </dev/null >prog.tty 2>&1
+    check "a progress line on a terminal after a second" grep -q "stdin\*: .* => .*(x[0-9.]*)  [0-9.]* MB/s" prog.tty
+    check "the progress line is erased" sh -c "grep -q \"\$(printf '\\r\\033\\[K')\" prog.tty"
+    script -qec "sh -c '(cat big; sleep 1.2; cat big) | \"$XC\" --no-progress -o prog2.zst'" /dev/null \
+        </dev/null >prog.tty 2>&1
+    check "--no-progress: none on a terminal" sh -c '! grep -q "MB/s" prog.tty'
 else
     skip=$((skip + 1))
 fi
 # The progress line is for terminals only: nothing of it in a file.
 "$XC" -f -v big -o prog.zst 2>prog.err
 check "no progress line when stderr is not a terminal" sh -c '! tr "\r" "#" <prog.err | grep -q "#"'
+"$XC" -f --progress big -o prog.zst 2>prog.err
+check "--progress forces it when stderr is not a terminal" grep -q "big: .*%  .* MB/s" prog.err
 
 # ---- -t ------------------------------------------------------------------------------------
 "$XC" -q -f big -o good.zst
