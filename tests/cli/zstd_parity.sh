@@ -186,6 +186,25 @@ if need_zstd; then
         '$Z a b 2>&1 | tr "\r" "\n" | grep "files compressed" >lines'
     PAR_PROBE='cat lines'
     parity "zstd's line for one file" '$Z b 2>&1 | tr "\r" "\n" | grep "=>" >lines'
+    # Corners
+    parity "--rm -c" '$Z -q --rm -c a >c.zst'
+    parity "-c --rm" '$Z -q -c --rm a >c.zst'
+    parity "--rm -o" '$Z -q --rm a -o o.zst'
+    parity "-d of an unknown suffix" '$Z -q -d b'
+    parity "-dc of data that is not zstd" '$Z -q -dc b >o.out'
+    parity "an empty file" ': >e && $Z -q e && $Z -q -d -c e.zst >e.out'
+    parity "-d of an empty file" ': >e.zst && $Z -q -d e.zst'
+    parity "-t of several" 'cp a.zst c.zst && $Z -q -t a.zst c.zst'
+    parity "-t of a truncated file" 'head -c 100 a.zst >t.zst && $Z -q -t t.zst'
+    parity "-- ends the options" 'cp b ./-x && $Z -q -- -x'
+    parity "a level in a cluster" '$Z -qk5 b'
+    parity "-o in a cluster" '$Z -qo o.zst b'
+    parity "-D in a cluster" "\$Z -qD '$PDICT' b -o n.zst"
+    parity "an unknown option" '$Z -q --no-such-option b'
+    parity "an unknown short option" '$Z -q -y b'
+    parity "-v" '$Z -v b 2>/dev/null'
+    PAR_OUT=text
+    parity "-qq is silent" '$Z -qq nosuch 2>&1 | wc -c'
     # Other names
     PAR_OUT=text
     parity "zstdcat" 'ln -s "$ZP" zstdcat && ./zstdcat a.zst b'
