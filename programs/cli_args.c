@@ -120,6 +120,10 @@ static const struct {
     {"--priority", "process priority is left to the system (use chrt or nice)"},
     {"--mmap-dict", "dictionaries are read into memory"},
     {"--no-mmap-dict", "dictionaries are read into memory"},
+    {"--fake-stdin-is-console", "a switch of zstd's own test suite"},
+    {"--fake-stdout-is-console", "a switch of zstd's own test suite"},
+    {"--fake-stderr-is-console", "a switch of zstd's own test suite"},
+    {"--trace-file-stat", "a switch of zstd's own test suite"},
 };
 
 static int refused(const char *arg)
@@ -161,12 +165,17 @@ static const char *file_value(struct parse_state *ps, const char *arg, const cha
     return ps->argv[++ps->i];
 }
 
-/* "--name=NUMBER": 1 and *v set, 0 when arg is not it, -1 for a bad number. */
+/* "--name=NUMBER" or "--name NUMBER": 1 and *v set, 0 when arg is not it,
+ * -1 for a bad or missing number. */
+static struct parse_state *g_ps;
 static int number_value(const char *arg, const char *name, unsigned long long *v)
 {
     size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0 || arg[n] != '=') return 0;
-    return parse_whole(arg + n + 1, v) ? -1 : 1;
+    if (strncmp(arg, name, n) != 0) return 0;
+    if (arg[n] == '=') return parse_whole(arg + n + 1, v) ? -1 : 1;
+    if (arg[n] != '\0' || strcmp(name, "--fast") == 0 || strcmp(name, "--long") == 0) return 0;
+    if (g_ps->i + 1 >= g_ps->argc) return -1;
+    return parse_whole(g_ps->argv[++g_ps->i], v) ? -1 : 1;
 }
 
 static int add_filelist(struct xc_cli_opts *o, const char *path)
@@ -186,6 +195,7 @@ static int add_filelist(struct xc_cli_opts *o, const char *path)
 #define LONG_FAILED 1000
 static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opts *o)
 {
+    g_ps = ps;
     static const struct {
         const char *name;
         char letter;
@@ -234,6 +244,10 @@ static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opt
         strcmp(arg, "--format=zstd") == 0 || strcmp(arg, "--auto-threads=physical") == 0 ||
         strcmp(arg, "--auto-threads=logical") == 0)
         return 0;
+    if (strcmp(arg, "--auto-threads") == 0 && ps->i + 1 < ps->argc) {
+        ps->i++;
+        return 0;
+    }
     if (refused(arg)) return LONG_FAILED + XC_EXIT_ERROR;
 
     unsigned long long v;
@@ -244,10 +258,11 @@ static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opt
         return 0;
     }
     if ((r = number_value(arg, "--fast", &v)) != 0) {
-        if (r < 0 || v == 0 || v > 131072) {
+        if (r < 0 || v == 0) {
             bad_usage("--fast=# takes 1 to 131072: '%s'", arg);
             return LONG_FAILED + XC_EXIT_ERROR;
         }
+        if (v > 131072) v = 131072; /* zstd's fastest */
         ps->level = -(int)v;
         ps->level_given = 1;
         return 0;
@@ -270,6 +285,8 @@ static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opt
         size_t offset;
     } numbers[] = {
         {"--memory", offsetof(struct xc_cli_opts, memory_limit)},
+        {"--memlimit", offsetof(struct xc_cli_opts, memory_limit)},
+        {"--memlimit-decompress", offsetof(struct xc_cli_opts, memory_limit)},
         {"--size-hint", offsetof(struct xc_cli_opts, size_hint)},
         {"--stream-size", offsetof(struct xc_cli_opts, stream_size)},
         {"--block-size", offsetof(struct xc_cli_opts, block_size)},
@@ -441,6 +458,15 @@ int xc_cli_parse(int argc, char **argv, enum xc_cli_persona persona, struct xc_c
             case 'q': xc_cli_verbosity--; break;
             case 'C': o->checksum = 1; break;
             case 'S': o->bench_separate = 1; break;
+            case 'n': break; /* gzip's "no name": zstd stores none either */
+            case 's': case 'p': case 'P': {
+                static const char *const why[] = {
+                    "-s#: only the default trainer exists (use --train)",
+                    "-p: zstd's pause and benchmark parameter are not supported",
+                    "-P#: the generated benchmark sample has a fixed compressibility"};
+                return bad_usage("option '%s' is not supported: %s", arg,
+                                 why[letter == 's' ? 0 : letter == 'p' ? 1 : 2]);
+            }
             case 'h':
             case 'H': xc_cli_usage(stdout); return -1;
             case 'V': print_version(); return -1;
@@ -495,8 +521,7 @@ int xc_cli_parse(int argc, char **argv, enum xc_cli_persona persona, struct xc_c
     int level = ps.level_given ? ps.level : xc_zstd_default_level();
     int max = ps.ultra ? xc_zstd_max_level() : 19;
     if (level > max) {
-        xc_cli_msg(2, "warning: compression level %d is above the maximum%s; using %d", level,
-                   ps.ultra ? "" : " without --ultra", max);
+        xc_cli_msg(2, "Warning : compression level higher than max, reduced to %d", max);
         level = max;
     }
     if (level == 0) level = xc_zstd_default_level(); /* zstd: -0 is the default */
@@ -507,6 +532,13 @@ int xc_cli_parse(int argc, char **argv, enum xc_cli_persona persona, struct xc_c
     }
     if (o->maxdict < XC_ZSTD_TRAIN_MIN_DICT)
         return bad_usage("--maxdict: a dictionary needs at least %d bytes", XC_ZSTD_TRAIN_MIN_DICT);
+    if ((o->out_dir_flat && !*o->out_dir_flat) || (o->out_dir_mirror && !*o->out_dir_mirror))
+        return bad_usage("error: output dir cannot be empty string (did you mean to pass '.' "
+                         "instead?)");
+    if (o->dict_path && o->patch_from)
+        return bad_usage("error : can't use -D and --patch-from=# at the same time");
+    if (o->mode == XC_MODE_DECOMPRESS && o->threads > 1)
+        xc_cli_msg(2, "Warning : decompression does not support multi-threading");
     if (o->out_dir_flat && o->out_dir_mirror)
         return bad_usage("--output-dir-flat and --output-dir-mirror exclude each other");
     if (xc_cli_verbosity < 0) xc_cli_verbosity = 0;

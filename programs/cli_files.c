@@ -59,7 +59,9 @@ static int is_compressed_name(const char *name)
     return 0;
 }
 
-/* Adds the regular files under dir, depth first in name order. */
+/* Adds the files under dir, depth first in name order.  Returns 0, 1
+ * when something could not be read (the rest is still added), or -1 when
+ * memory ran out. */
 static int walk(struct xc_file_list *l, const char *dir, int depth)
 {
     struct dirent **entries;
@@ -68,24 +70,25 @@ static int walk(struct xc_file_list *l, const char *dir, int depth)
         xc_cli_msg(1, "%s: %s", dir, strerror(errno));
         return 1;
     }
-    int failed = 0;
+    int rc = 0;
     for (int i = 0; i < n; i++) {
         const char *e = entries[i]->d_name;
-        if (strcmp(e, ".") != 0 && strcmp(e, "..") != 0 && !failed) {
+        if (rc >= 0 && strcmp(e, ".") != 0 && strcmp(e, "..") != 0) {
             size_t len = strlen(dir) + 1 + strlen(e);
             char *path = malloc(len + 1);
             struct stat st;
             if (!path) {
-                failed = -1;
+                rc = -1;
             } else {
                 snprintf(path, len + 1, "%s%s%s", dir, has_suffix(dir, "/") ? "" : "/", e);
                 if (stat(path, &st) != 0) {
                     xc_cli_msg(1, "%s: %s", path, strerror(errno));
-                    failed = 1;
+                    rc = 1;
                 } else if (S_ISDIR(st.st_mode)) {
-                    if (depth < 64) failed = walk(l, path, depth + 1);
+                    int r = depth < 64 ? walk(l, path, depth + 1) : 0;
+                    if (r) rc = r < 0 ? -1 : rc < 0 ? rc : 1;
                 } else if (push(l, path, strlen(path))) {
-                    failed = -1;
+                    rc = -1;
                 }
                 free(path);
             }
@@ -93,7 +96,7 @@ static int walk(struct xc_file_list *l, const char *dir, int depth)
         free(entries[i]);
     }
     free(entries);
-    return failed;
+    return rc;
 }
 
 /* The lines of one --filelist file, empty ones skipped. */

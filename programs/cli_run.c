@@ -264,8 +264,18 @@ int xc_cli_zstd(int argc, char **argv, enum xc_cli_persona persona)
     o.nfilelists = 0;
     if (rc) return XC_EXIT_ERROR;
     if (l.n == 0) {
+        /* Only empty directories: zstd says so and does not fall back to
+         * standard input. */
+        if (!failed && o.recursive)
+            xc_cli_msg(1, "please provide correct input file(s) or non-empty directories -- "
+                          "ignored");
         xc_file_list_free(&l);
         return failed ? XC_EXIT_ERROR : XC_EXIT_OK;
+    }
+    if (o.patch_from && l.n > 1) {
+        xc_cli_msg(1, "error : can't use --patch-from=# on multiple files");
+        xc_file_list_free(&l);
+        return XC_EXIT_ERROR;
     }
     if (o.mode == XC_MODE_LIST) {
         o.files = l.names;
@@ -301,7 +311,8 @@ int xc_cli_zstd(int argc, char **argv, enum xc_cli_persona persona)
     }
     xc_cli_set_stdin_is_input(stdin_uses > 0);
 
-    xc_cli_msg(3, "*** xcodec %s, zstd-compatible command ***", xc_version_string());
+    if (xc_cli_verbosity >= 3)
+        fprintf(stderr, "*** xcodec %s, zstd-compatible command ***\n", xc_version_string());
     if (o.mode == XC_MODE_COMPRESS)
         xc_cli_msg(4, "level %d, checksum %s, content size %s, threads %d, encoder %s%s%s",
                    o.level, o.checksum ? "on" : "off", o.content_size ? "on" : "off", o.threads,

@@ -205,6 +205,16 @@ if need_zstd; then
     parity "-v" '$Z -v b 2>/dev/null'
     PAR_OUT=text
     parity "-qq is silent" '$Z -qq nosuch 2>&1 | wc -c'
+    parity "-n, gzip's no-name" '$Z -qn b'
+    parity "--memory NUMBER" '$Z -q -d --memory 300MB along.zst -o along'
+    parity "--memlimit=" '$Z -q -d --memlimit=300MB along.zst -o along'
+    parity "--threads NUMBER" '$Z -q --threads 1 b'
+    parity "--fast beyond the fastest" '$Z -q --fast=500000 b'
+    parity "-D with --patch-from" "\$Z -q -D '$PDICT' --patch-from=a b"
+    parity "--patch-from on several files" '$Z -q --patch-from=a a2 b'
+    parity "-r of an empty directory" 'mkdir empty && $Z -q -r empty'
+    parity "an empty --output-dir-flat" '$Z -q --output-dir-flat= b'
+    parity "-d -T2" '$Z -q -d -T2 -f a.zst'
     # Other names
     PAR_OUT=text
     parity "zstdcat" 'ln -s "$ZP" zstdcat && ./zstdcat a.zst b'
@@ -226,7 +236,8 @@ if need_zstd; then
 
     # zstd accepts these; xcodec refuses them, naming the option and why.
     for opt in --adapt --rsyncable --format=gzip --format=xz --train-cover --zstd=wlog=20 \
-        --no-row-match-finder --target-compressed-block-size=1000; do
+        --no-row-match-finder --target-compressed-block-size=1000 --priority=rt --trace=log \
+        --fake-stdin-is-console -s5 -p -P50 --show-default-cparams; do
         status 1 "refuses $opt" "$XC" -q "$opt" fx/b -o refused.zst
         check "the refusal of $opt names it and says why" \
             sh -c "grep -q -- '$opt' '$T/err' && grep -q 'not supported: ' '$T/err'"
