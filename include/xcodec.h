@@ -414,6 +414,32 @@ XC_API size_t xc_zstd_find_frame_compressed_size(const void *src, size_t size);
 XC_API unsigned xc_zstd_frame_dict_id(const void *src, size_t size);
 
 /* ======================================================================== */
+/*  Threads                                                                 */
+/* ======================================================================== */
+
+typedef struct xc_thread_pool_s xc_thread_pool;
+
+/* The most threads one pool may run. */
+#define XC_THREAD_POOL_MAX 256
+
+/*
+ * xc_thread_pool_new() starts a pool of `threads` threads (1 to
+ * XC_THREAD_POOL_MAX) that compression contexts may share
+ * (xc_zstd_cctx_ref_thread_pool()), so that a program with many contexts
+ * runs a fixed number of threads instead of a set per context.  Returns
+ * NULL when threads is out of range, when memory or threads cannot be had,
+ * and always in a library built without threads (XCODEC_THREADS=OFF).
+ *
+ * xc_thread_pool_free() lets the work already queued finish, then stops
+ * and joins the threads (NULL is fine).  Free a pool only after every
+ * context that references it has been freed, or given another pool or
+ * none, or has no frame in progress.  Both functions are thread-safe; the
+ * pool itself may be used by contexts in different threads at once.
+ */
+XC_API xc_thread_pool *xc_thread_pool_new(unsigned threads);
+XC_API void xc_thread_pool_free(xc_thread_pool *pool);
+
+/* ======================================================================== */
 /*  zstd: compression                                                       */
 /* ======================================================================== */
 
@@ -472,6 +498,17 @@ XC_API void xc_zstd_cctx_free(xc_zstd_cctx *cctx);
  */
 XC_API size_t xc_zstd_estimate_cctx_size(int level);
 
+/*
+ * xc_zstd_estimate_cctx_size_workers() is xc_zstd_estimate_cctx_size() for
+ * a context that compresses with nb_workers workers (0 gives the same as
+ * xc_zstd_estimate_cctx_size()), all other parameters at their defaults,
+ * streaming or one-shot: the context, nb_workers + 1 worker contexts, and
+ * per job in flight its input with the overlap and its output; the threads'
+ * own stacks are not counted.  Errors as xc_zstd_estimate_cctx_size(), and
+ * XC_ERROR_UNSUPPORTED for nb_workers > 0 without threads.  Thread-safe.
+ */
+XC_API size_t xc_zstd_estimate_cctx_size_workers(int level, int nb_workers);
+
 /* Compression parameters for xc_zstd_cctx_set().  0 selects the value the
  * level implies (for the parameters that follow the level). */
 typedef enum {
@@ -495,8 +532,50 @@ typedef enum {
     XC_ZSTD_C_LDM_HASH_LOG = 161,     /* 6..30, 0 = window_log - 7 */
     XC_ZSTD_C_LDM_MIN_MATCH = 162,    /* 4..4096, 0 = 64 */
     XC_ZSTD_C_LDM_BUCKET_LOG = 163,   /* 1..8, 0 = 3 */
-    XC_ZSTD_C_LDM_HASH_RATE_LOG = 164 /* 0..25, 0 = window_log - ldm hash log */
+    XC_ZSTD_C_LDM_HASH_RATE_LOG = 164, /* 0..25, 0 = window_log - ldm hash log */
+    /* Workers, numbered as libzstd's ZSTD_c_* (see below).  Out-of-range
+     * values are clamped into range, as libzstd does. */
+    XC_ZSTD_C_NB_WORKERS = 400,  /* 0 (default): compress in the calling thread; 1..200 */
+    XC_ZSTD_C_JOB_SIZE = 401,    /* 0 (default): 4 windows, at least 1 MiB; else
+                                    512 KiB..1 GiB (smaller values become 512 KiB) */
+    XC_ZSTD_C_OVERLAP_LOG = 402  /* 0 (default): by strategy; 1 none .. 9 a whole window */
 } xc_zstd_cparam;
+
+/*
+ * Workers (XC_ZSTD_C_NB_WORKERS >= 1).  The input is cut into jobs of
+ * XC_ZSTD_C_JOB_SIZE bytes, and each job is compressed on a thread of the
+ * context's pool, with the last bytes of the input before it as history
+ * (the overlap: 2^(window_log - 9 + OVERLAP_LOG) bytes; by default a
+ * window / 8 for fast to lazy, / 4 for lazy2 and btlazy2, / 2 for btopt and
+ * btultra, a whole window for btultra2); the jobs' blocks go out in order
+ * in one frame, with one header and one content checksum, which any zstd
+ * decoder reads.  A job's first block uses no repeat offset and no entropy
+ * table from the job before, so jobs never wait for each other.
+ *
+ * The frame depends on the input, the parameters and, when streaming, the
+ * places of XC_ZSTD_E_FLUSH (each flush ends a job), but never on the
+ * number of workers (1 or 200 give the same bytes) nor on the CPU: the
+ * same on every XC_CPUCAP tier, on x64, Arm64 and s390x.  It differs from
+ * the frame of nb_workers = 0 when there is more than one job, by a little
+ * ratio (the history the jobs do not see); an input of one job is
+ * compressed in the calling thread into the frame nb_workers = 0 writes.
+ *
+ * Threads come from the pool the context references
+ * (xc_zstd_cctx_ref_thread_pool()), or else from a pool of nb_workers
+ * threads the context starts at its first frame with workers and keeps
+ * until it is freed or nb_workers changes.  The calling thread reads the
+ * input, computes the checksum and writes the output; it waits for the
+ * workers when it has nothing else to do.
+ *
+ * Memory: nb_workers + 1 jobs are in flight at most, each holding a worker
+ * context (about xc_zstd_estimate_cctx_size() of the level), its input
+ * with the overlap (streaming only: one-shot input is read where it lies)
+ * and room for its output (the job's compress bound):
+ * xc_zstd_estimate_cctx_size_workers() counts it.  In a library built
+ * without threads, XC_ZSTD_C_NB_WORKERS, XC_ZSTD_C_JOB_SIZE and
+ * XC_ZSTD_C_OVERLAP_LOG accept only 0 and fail otherwise with
+ * XC_ERROR_UNSUPPORTED.
+ */
 
 /*
  * Long-distance matching finds repeats as far back as the window reaches
@@ -542,6 +621,16 @@ XC_API size_t xc_zstd_cctx_set(xc_zstd_cctx *cctx, xc_zstd_cparam param, int val
  * fails with XC_ERROR_SRC_SIZE_WRONG.  Returns 0 or XC_ERROR_STAGE_WRONG.
  */
 XC_API size_t xc_zstd_cctx_set_pledged_size(xc_zstd_cctx *cctx, unsigned long long size);
+
+/*
+ * xc_zstd_cctx_ref_thread_pool() makes the context run its workers on
+ * pool (which it does not own; NULL goes back to a pool of the context's
+ * own), for the following frames.  The pool must outlive the context's use
+ * of it.  Returns 0, XC_ERROR_BAD_PARAMETER for a NULL context,
+ * XC_ERROR_STAGE_WRONG while a streamed frame is in progress, or
+ * XC_ERROR_UNSUPPORTED for a pool in a library built without threads.
+ */
+XC_API size_t xc_zstd_cctx_ref_thread_pool(xc_zstd_cctx *cctx, xc_thread_pool *pool);
 
 /*
  * xc_zstd_cctx_reset() abandons any frame in progress (also after an

@@ -11,7 +11,8 @@
 #      release-table), where the entry points jump through the table;
 #   2. asan-ubsan (clang, -Werror), every tier;
 #   2b. tsan: ThreadSanitizer (clang) on the test of contexts sharing one
-#      prepared dictionary from several threads (only that test case);
+#      prepared dictionary from several threads (only that test case) and
+#      on the compression workers' tests (test_zstd_workers, smaller sizes);
 #   3. arm64 cross build, tests under qemu-aarch64 -cpu max (every tier) and
 #      -cpu cortex-a53 (no SHA3), the latter with the shared data hidden;
 #   4. s390x (big-endian) cross build, tests under qemu-s390x;

@@ -6,10 +6,11 @@
  * A one-shot frame is planned first (xc_zstd_plan_frame: its parameters and
  * the history it starts from), then handed to the frame driver
  * (compress_frame.c), or, when a dictionary's content must sit before the
- * input, to the streaming code, whose window buffer holds both.
+ * input, to the streaming code, whose window buffer holds both, or, with
+ * workers and more than one job of input, to the workers (compress_mt.c).
  *
  * What it may call: the dispatch table (cpucap.h), the frame plan
- * (dict/compress_dict.c), the frame driver and streaming (compress/), and
+ * (dict/compress_dict.c), the frame driver, streaming and workers (compress/), and
  * the long-distance matcher's settings and memory (compress/match/).
  */
 #include <stdint.h>
@@ -50,6 +51,7 @@ void xc_zstd_cctx_free(xc_zstd_cctx *c)
     free(c->split_saved);
     xc_zstd_opt_free(&c->ms);
     xc_zldm_free(c->ldm);
+    xc_zstd_mt_free(c);
     xc_zstd_dict_release(c);
     free(c->in_buf);
     free(c->out_alloc);
@@ -59,6 +61,7 @@ void xc_zstd_cctx_free(xc_zstd_cctx *c)
 size_t xc_zstd_cctx_reset(xc_zstd_cctx *c)
 {
     RETURN_ERROR_IF(!c, BAD_PARAMETER);
+    xc_zstd_mt_abort(c);
     xc_zstd_stream_reset(c);
     return 0;
 }
@@ -116,6 +119,10 @@ size_t xc_zstd_cctx_set(xc_zstd_cctx *c, xc_zstd_cparam param, int value)
     case XC_ZSTD_C_LDM_BUCKET_LOG:
     case XC_ZSTD_C_LDM_HASH_RATE_LOG:
         return xc_zldm_set(c, (int)param, value);
+    case XC_ZSTD_C_NB_WORKERS:
+    case XC_ZSTD_C_JOB_SIZE:
+    case XC_ZSTD_C_OVERLAP_LOG:
+        return xc_zstd_mt_set(c, (int)param, value);
     default:
         return XC_ERROR(BAD_PARAMETER);
     }
@@ -141,6 +148,10 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
     RETURN_ERROR_IF(c->stage != XC_ZSTAGE_IDLE, STAGE_WRONG);
     xc_zhistory h;
     FORWARD_IF_ERROR(xc_zstd_plan_frame(c, src_size, 1, &h));
+    /* With workers, an input of more than one job goes to them; one job is
+     * the frame of the calling thread (compress_mt.c). */
+    if (c->nb_workers && src_size > xc_zstd_mt_job_size(c, &h.p))
+        return xc_zstd_mt_compress(c, &h, dst, dst_cap, src, src_size);
     if (h.mode != XC_ZHIST_PLACED)
         return xc_zstd_cframe_oneshot(c, &h, dst, dst_cap, src, src_size);
     /* A dictionary placed before the input: through the window buffer, one
@@ -150,7 +161,7 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
     xc_in_buffer in = {src, src_size, 0};
     c->pledged = src_size;
     c->pledged_set = 1;
-    size_t const r = xc_zstd_compress_stream(c, &out, &in, XC_ZSTD_E_END);
+    size_t const r = xc_zstd_stream_serial(c, &out, &in, XC_ZSTD_E_END);
     if (r != 0) {
         xc_zstd_stream_reset(c);
         return xc_iserr(r) ? r : XC_ERROR(DST_TOO_SMALL);

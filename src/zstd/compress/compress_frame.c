@@ -169,20 +169,13 @@ void xc_zstd_cframe_close(xc_zstd_cctx *c) { xc_zstd_history_end(c); }
 
 /* ---- one-shot ------------------------------------------------------------------------------ */
 
-size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *plan, void *dst,
-                             size_t dst_cap, const void *src, size_t src_size)
+/* The blocks of src[0..size), whose bytes are at their indices in c->ms,
+ * into op..oend; `last` puts the last-block flag on the final one, which
+ * may be empty.  Returns the bytes written or an error. */
+static size_t compress_blocks(xc_zstd_cctx *c, uint8_t *op, uint8_t *const oend,
+                              const uint8_t *ip, size_t left, int last)
 {
-    const uint8_t *ip = (const uint8_t *)src;
-    uint8_t *const ostart = (uint8_t *)dst;
-    uint8_t *op = ostart;
-    uint8_t *const oend = ostart + dst_cap;
-
-    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, plan, ip, src_size));
-    size_t const h = xc_zstd_write_frame_header(c, op, dst_cap, src_size);
-    FORWARD_IF_ERROR(h);
-    op += h;
-
-    size_t left = src_size;
+    uint8_t *const ostart = op;
     do {
         size_t const n = XC_MIN(left, c->block_max);
         uint32_t const idx = (uint32_t)(ip - c->ms.base);
@@ -198,12 +191,31 @@ size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *plan, void *ds
             c->ms.base += shift;
             c->ms.start = 1;
         }
-        size_t const b = xc_zstd_compress_block(c, op, (size_t)(oend - op), ip, n, n == left);
+        size_t const b =
+            xc_zstd_compress_block(c, op, (size_t)(oend - op), ip, n, last && n == left);
         FORWARD_IF_ERROR(b);
         op += b;
         ip += n;
         left -= n;
+        c->consumed += n;
     } while (left);
+    return (size_t)(op - ostart);
+}
+
+size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *plan, void *dst,
+                             size_t dst_cap, const void *src, size_t src_size)
+{
+    uint8_t *const ostart = (uint8_t *)dst;
+    uint8_t *op = ostart;
+    uint8_t *const oend = ostart + dst_cap;
+
+    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, plan, (const uint8_t *)src, src_size));
+    size_t const h = xc_zstd_write_frame_header(c, op, dst_cap, src_size);
+    FORWARD_IF_ERROR(h);
+    op += h;
+    size_t const b = compress_blocks(c, op, oend, (const uint8_t *)src, src_size, 1);
+    FORWARD_IF_ERROR(b);
+    op += b;
     xc_zstd_cframe_close(c);
 
     if (c->checksum) {
@@ -213,6 +225,26 @@ size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *plan, void *ds
         op += k;
     }
     return (size_t)(op - ostart);
+}
+
+/* ---- one job of a frame cut between workers ------------------------------------ */
+
+size_t xc_zstd_cframe_job(xc_zstd_cctx *c, const xc_zhistory *plan, const uint8_t *buf,
+                          size_t span, const uint8_t *src, size_t size, int first, int last,
+                          uint8_t *dst, size_t dst_cap)
+{
+    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, plan, buf, span));
+    /* A job that is not the frame's first cannot know the repeat offsets
+     * the decoder will hold when it gets there (they come out of the jobs
+     * before, compressed at the same time): 0 is an offset no finder takes
+     * (each treats a repeat offset reaching before its history as 0), and
+     * the first real offset of the job fills the slots as the decoder's
+     * fill.  The entropy tables were reset by the open. */
+    if (!first) c->rep[0] = c->rep[1] = c->rep[2] = 0;
+    size_t const b = compress_blocks(c, dst, dst + dst_cap, src, size, last);
+    FORWARD_IF_ERROR(b);
+    xc_zstd_cframe_close(c);
+    return b;
 }
 
 /* ---- frame header ------------------------------------------------------------------- */

@@ -22,6 +22,12 @@
  * (match_fast_dict_tmpl.h, match_lazy_tmpl.h in its dictionary mode): the frame only gets
  * the finder, the entropy tables and the repeat offsets.
  *
+ * Prefix (XC_ZHIST_PREFIX).  A worker's job after the frame's first
+ * (compress_mt.c) starts with the last bytes of the input before it at the
+ * start of its buffer; they go into the tables as a placed dictionary's
+ * content would, and that is all: no entropy tables, no repeat offsets
+ * (the job clears them), nothing to note at the end.
+ *
  * What a frame costs.  The window buffer keeps the content between frames,
  * and for the fast and searching strategies the tables are put back to the
  * dictionary's state at the end of a frame by rewriting the cells (fast,
@@ -221,11 +227,27 @@ static size_t attached_begin(xc_zstd_cctx *c, size_t n)
     return 0;
 }
 
+/* Input before the frame's first byte (a worker's job after the first,
+ * compress_mt.c): it sits at the start of the frame's buffer, where the
+ * indices begin, and only needs to be in the tables.  No dictionary:
+ * no entropy tables, no ID. */
+static size_t prefix_begin(xc_zstd_cctx *c)
+{
+    c->held_content_key = 0; /* the buffer may be the window buffer */
+    c->ms.dict = NULL;
+    if (!c->hist.content) return 0;
+    xc_zstd_fill_fn const fill = xc_zstd_fill_fn_for(c->p.strategy);
+    RETURN_ERROR_IF(!fill, GENERIC);
+    fill(&c->ms, c->ms.base + c->ms.start + c->hist.content);
+    return 0;
+}
+
 size_t xc_zstd_history_begin(xc_zstd_cctx *c, size_t span)
 {
     switch (c->hist.mode) {
     case XC_ZHIST_PLACED: return placed_begin(c);
     case XC_ZHIST_ATTACHED: return attached_begin(c, span);
+    case XC_ZHIST_PREFIX: return prefix_begin(c);
     default:
         c->held_content_key = 0; /* a frame in the window buffer overwrites the content */
         c->ms.dict = NULL;

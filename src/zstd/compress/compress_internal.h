@@ -91,13 +91,15 @@ enum {
 enum {
     XC_ZHIST_NONE = 0, /* nothing before the frame */
     XC_ZHIST_PLACED,   /* the content before the frame in the window buffer */
-    XC_ZHIST_ATTACHED  /* the dictionary's tables searched where they lie */
+    XC_ZHIST_ATTACHED, /* the dictionary's tables searched where they lie */
+    XC_ZHIST_PREFIX    /* `content` bytes of input before the frame's first byte, at
+                          buf[0..content) of the frame's buffer (a worker's job) */
 };
 typedef struct {
     int mode;
-    const xc_zstd_cdict *cd; /* NULL with XC_ZHIST_NONE */
+    const xc_zstd_cdict *cd; /* NULL with XC_ZHIST_NONE and XC_ZHIST_PREFIX */
     xc_zstd_cparams p;       /* the frame's parameters */
-    size_t content;          /* bytes placed before the frame (XC_ZHIST_PLACED) */
+    size_t content;          /* bytes placed before the frame (XC_ZHIST_PLACED, _PREFIX) */
 } xc_zhistory;
 
 struct xc_zstd_cctx_s {
@@ -175,6 +177,13 @@ struct xc_zstd_cctx_s {
     uint64_t held_entropy_key;     /* the dictionary whose tables the entropy slots in force hold */
     uint64_t held_entropy_frame;
     uint32_t held_entropy_slots;
+
+    /* ---- workers (compress_mt.c) ---- */
+    int nb_workers;                /* XC_ZSTD_C_NB_WORKERS */
+    int job_size;                  /* XC_ZSTD_C_JOB_SIZE, 0 = by the window */
+    int overlap_log;               /* XC_ZSTD_C_OVERLAP_LOG, 0 = by the strategy */
+    xc_thread_pool *pool_ref;      /* the caller's pool, or NULL for one of our own */
+    struct xc_zmt_s *mt;           /* jobs, worker contexts, own pool; NULL until used */
 };
 
 /* ---- the frame plan (dict/compress_dict.c) and parameters --------------- */
@@ -220,6 +229,17 @@ XC_HIDDEN void xc_zstd_cframe_close(xc_zstd_cctx *c);
  * XC_ZHIST_ATTACHED), header to checksum.  Returns its size or an error. */
 XC_HIDDEN size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *h, void *dst,
                                        size_t dst_cap, const void *src, size_t src_size);
+
+/* One job of a frame whose input is cut between workers (compress_mt.c):
+ * the blocks of src[0..size), without frame header or checksum, into
+ * dst, with the job's history planned as *plan (the frame's plan for the
+ * first job, XC_ZHIST_PREFIX with the overlap for the others) and indices
+ * starting at buf[0] and spanning `span` bytes.  Jobs after the first start
+ * without repeat offsets; `last` flags the frame's last block.  Returns the
+ * bytes written or an error. */
+XC_HIDDEN size_t xc_zstd_cframe_job(xc_zstd_cctx *c, const xc_zhistory *plan, const uint8_t *buf,
+                                    size_t span, const uint8_t *src, size_t size, int first,
+                                    int last, uint8_t *dst, size_t dst_cap);
 
 /* compress_history.c: puts the history of c->hist in place after
  * xc_zstd_cframe_begin(), and takes note of it at the frame's end. */
@@ -291,6 +311,44 @@ XC_HIDDEN size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
  * or staged output, so the next call starts a frame.  Parameters, memory
  * and the dictionary stay.  xc_zstd_cctx_reset() is this. */
 XC_HIDDEN void xc_zstd_stream_reset(xc_zstd_cctx *c);
+
+/* xc_zstd_compress_stream() in the calling thread, whatever nb_workers
+ * says (the workers' code and one-shot frames with a placed dictionary
+ * call it). */
+XC_HIDDEN size_t xc_zstd_stream_serial(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
+                                       xc_zstd_end_op op);
+
+/* ---- compress_mt.c: workers ------------------------------------------------- */
+
+/* Validates and records XC_ZSTD_C_NB_WORKERS, _JOB_SIZE or _OVERLAP_LOG
+ * (clamped as libzstd does).  Returns 0 or XC_ERROR(UNSUPPORTED) without
+ * threads. */
+XC_HIDDEN size_t xc_zstd_mt_set(xc_zstd_cctx *c, int param, int value);
+
+/* The job size and overlap of a frame with parameters p under c's
+ * settings (c may be NULL: the defaults). */
+XC_HIDDEN size_t xc_zstd_mt_job_size(const xc_zstd_cctx *c, const xc_zstd_cparams *p);
+XC_HIDDEN size_t xc_zstd_mt_overlap(const xc_zstd_cctx *c, const xc_zstd_cparams *p);
+
+/* A one-shot frame planned as *h whose input is more than one job, on
+ * the workers.  Returns its size or an error. */
+XC_HIDDEN size_t xc_zstd_mt_compress(xc_zstd_cctx *c, const xc_zhistory *h, void *dst,
+                                     size_t dst_cap, const void *src, size_t src_size);
+
+/* xc_zstd_compress_stream() with workers. */
+XC_HIDDEN size_t xc_zstd_mt_stream(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
+                                   xc_zstd_end_op op);
+
+/* Ends the frame in progress on the workers, if any: waits for (or
+ * withdraws) its jobs.  xc_zstd_cctx_reset() calls it. */
+XC_HIDDEN void xc_zstd_mt_abort(xc_zstd_cctx *c);
+
+/* Ends the workers' frame, stops the context's own pool and frees the
+ * worker contexts and buffers. */
+XC_HIDDEN void xc_zstd_mt_free(xc_zstd_cctx *c);
+
+/* Bytes the workers' state holds (for xc_zstd_cctx_mem_held). */
+XC_HIDDEN size_t xc_zstd_mt_held(const xc_zstd_cctx *c);
 
 /* ---- compress_block_split.c: the block splitter --------------------------------- */
 

@@ -74,6 +74,7 @@ size_t xc_zstd_cctx_mem_held(const xc_zstd_cctx *c)
     if (c->ms.opt) n += sizeof(struct xc_zopt_s);
     if (c->split_saved) n += 2 * sizeof(xc_zsplit_saved);
     n += c->in_cap + c->out_alloc_cap;
+    n += xc_zstd_mt_held(c);
     return n;
 }
 

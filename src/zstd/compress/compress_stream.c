@@ -21,8 +21,11 @@
  * A call with XC_ZSTD_E_END on a fresh frame and room for the worst case
  * is simply one-shot compression, with the content size in the header.
  *
+ * With workers (XC_ZSTD_C_NB_WORKERS) the frame goes to compress_mt.c,
+ * which cuts the input into jobs instead of blocks.
+ *
  * What it may call: the frame plan (dict/compress_dict.c), the frame driver
- * (compress_frame.c), the match state's rebase and the long-distance
+ * (compress_frame.c), the workers (compress_mt.c), the match state's rebase and the long-distance
  * matcher's (compress/match/), XXH64 (common/).
  */
 #include <stdlib.h>
@@ -239,14 +242,18 @@ static size_t run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_zstd
     return c->out_end - c->out_pos;
 }
 
-size_t xc_zstd_compress_stream(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
-                               xc_zstd_end_op op)
+static int bad_args(const xc_zstd_cctx *c, const xc_out_buffer *out, const xc_in_buffer *in,
+                    xc_zstd_end_op op)
 {
-    RETURN_ERROR_IF(!c || !out || !in, BAD_PARAMETER);
-    RETURN_ERROR_IF(out->pos > out->size || in->pos > in->size, BAD_PARAMETER);
-    RETURN_ERROR_IF((!out->dst && out->size) || (!in->src && in->size), BAD_PARAMETER);
-    RETURN_ERROR_IF(op != XC_ZSTD_E_CONTINUE && op != XC_ZSTD_E_FLUSH && op != XC_ZSTD_E_END,
-                    BAD_PARAMETER);
+    return !c || !out || !in || out->pos > out->size || in->pos > in->size ||
+           (!out->dst && out->size) || (!in->src && in->size) ||
+           (op != XC_ZSTD_E_CONTINUE && op != XC_ZSTD_E_FLUSH && op != XC_ZSTD_E_END);
+}
+
+size_t xc_zstd_stream_serial(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
+                             xc_zstd_end_op op)
+{
+    RETURN_ERROR_IF(bad_args(c, out, in, op), BAD_PARAMETER);
     RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR, STAGE_WRONG);
     size_t r;
     if (c->stage == XC_ZSTAGE_IDLE) {
@@ -259,5 +266,20 @@ size_t xc_zstd_compress_stream(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer
     }
     r = run(c, out, in, op);
     if (xc_iserr(r)) c->stage = XC_ZSTAGE_ERROR;
+    return r;
+}
+
+size_t xc_zstd_compress_stream(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
+                               xc_zstd_end_op op)
+{
+    RETURN_ERROR_IF(bad_args(c, out, in, op), BAD_PARAMETER);
+    if (!c->nb_workers) return xc_zstd_stream_serial(c, out, in, op);
+    RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR, STAGE_WRONG);
+    size_t const r = xc_zstd_mt_stream(c, out, in, op);
+    if (xc_iserr(r)) {
+        /* The frame is lost: its jobs stop now, not at the reset. */
+        xc_zstd_mt_abort(c);
+        c->stage = XC_ZSTAGE_ERROR;
+    }
     return r;
 }
