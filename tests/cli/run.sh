@@ -137,6 +137,24 @@ if need_zstd; then
     check "concatenated frames decode in order" cmp -s multi.out multi.want
 fi
 
+# ---- threads ------------------------------------------------------------------------------
+# -T# compresses on workers: the frame is the same for every count, and
+# differs from the single-threaded one once the input is several jobs
+# (big is about 5 MB, jobs at level 3 without a known size are 8 MiB: so
+# at level 1 with 2 MiB jobs).
+status 0 "-T2" sh -c "'$XC' -1 -T2 -c big >t2.zst"
+status 0 "--threads=3" sh -c "'$XC' -1 --threads=3 -c big >t3.zst"
+status 0 "-T0 (every core)" sh -c "'$XC' -1 -T0 -c big >t0.zst"
+status 0 "--single-thread" sh -c "'$XC' -1 -T2 --single-thread -c big >t1.zst"
+status 0 "one thread" sh -c "'$XC' -1 -c big >tser.zst"
+check "-T2 and --threads=3 write the same frame" cmp -s t2.zst t3.zst
+check "-T0 writes the same frame" cmp -s t2.zst t0.zst
+check "--single-thread is the single-threaded frame" cmp -s t1.zst tser.zst
+check "workers cut the input into jobs" sh -c "! cmp -s t2.zst tser.zst"
+status 0 "-T2 output decodes" sh -c "'$XC' -dc t2.zst >t2.out"
+check "-T2 round trip" cmp -s t2.out big
+status 2 "-T without a number" "$XC" -T -c big
+
 # ---- pipes --------------------------------------------------------------------------------
 status 0 "stdin to stdout" sh -c "'$XC' <big >pipe.zst"
 status 0 "and back" sh -c "'$XC' -d <pipe.zst >pipe.out"
