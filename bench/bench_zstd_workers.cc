@@ -9,6 +9,9 @@
 //       cpu_per_byte_ns (the process's CPU time, all threads, per input
 //       byte: against w0, what the workers cost beyond the serial path).
 //   N = 0 is the single-threaded path of each library; 1 and 2 workers.
+//   BM_workers_decode/xcodec/frames8M/w<N>   the input as frames of 8 MiB
+//       (level 3) decoded one-shot with N decoding workers
+//       (XC_ZSTD_D_NB_WORKERS); libzstd has no parallel decoder.
 //
 // The input: the silesia files of the shared data folder (unpacked with
 // `bzip2 -dc`) one after another, cut to XC_BENCH_WORKERS_MB (default 64);
@@ -20,6 +23,7 @@
 //   xcodec_bench --benchmark_filter=BM_workers
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -182,7 +186,48 @@ void run(benchmark::State &state, bool xc, int level, int workers)
     state.counters["cpu_per_byte_ns"] = cpu * 1e9 / bytes;
 }
 
+// Decompression of the input compressed as frames of 8 MiB (level 3, each
+// with its content size) with 0, 1 and 2 decoding workers.
+void run_decode(benchmark::State &state, int workers)
+{
+    const std::string &src = input();
+    size_t const piece = size_t(8) << 20;
+    std::vector<char> frames(xc_zstd_compress_bound(src.size()) + 64 * (src.size() / piece + 1));
+    size_t fsize = 0;
+    for (size_t off = 0; off < src.size(); off += piece) {
+        size_t const n = std::min(piece, src.size() - off);
+        size_t const r = xc_zstd_compress(frames.data() + fsize, frames.size() - fsize,
+                                          src.data() + off, n, 3);
+        if (xc_is_error(r)) {
+            state.SkipWithError("compression failed");
+            return;
+        }
+        fsize += r;
+    }
+    xc_zstd_dctx *d = xc_zstd_dctx_new();
+    xc_zstd_dctx_set(d, XC_ZSTD_D_NB_WORKERS, workers);
+    std::vector<char> back(src.size());
+    size_t got = 0;
+    for (auto _ : state) {
+        got = xc_zstd_decompress_dctx(d, back.data(), back.size(), frames.data(), fsize);
+        benchmark::DoNotOptimize(got);
+    }
+    xc_zstd_dctx_free(d);
+    if (got != src.size() || std::memcmp(back.data(), src.data(), got) != 0) {
+        state.SkipWithError("frames do not decode");
+        return;
+    }
+    double const bytes = double(src.size()) * double(state.iterations());
+    state.counters["MBps"] = benchmark::Counter(bytes / 1e6, benchmark::Counter::kIsRate);
+}
+
 const bool registered = [] {
+    for (int w : kWorkers) {
+        std::string name = "BM_workers_decode/xcodec/frames8M/w" + std::to_string(w);
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State &s) {
+            run_decode(s, w);
+        })->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(5);
+    }
     for (int level : kLevels)
         for (int w : kWorkers)
             for (int xc = 1; xc >= 0; xc--) {

@@ -13,7 +13,9 @@
  * - a dictionary and long-distance matching with workers; a shared pool;
  * - reset and free in the middle of a frame, errors mid-frame (a pledged
  *   size not met) leave no job behind (ASan and TSan watch it);
- * - the parameters' bounds and defaults are libzstd's.
+ * - the parameters' bounds and defaults are libzstd's;
+ * - XC_ZSTD_D_NB_WORKERS decodes several frames at once, with the serial
+ *   decoder's results and errors.
  * Under ThreadSanitizer (XC_TEST_THREADS_ONLY) a smaller set runs.
  */
 #include <stdio.h>
@@ -539,6 +541,61 @@ static void test_libzstd_peer(void **state)
 }
 #endif
 
+/* ---- parallel decompression of several frames ------------------------------------------- */
+
+static void test_decompress_frames_in_parallel(void **state)
+{
+    (void)state;
+    enum { FRAMES = 6 };
+    size_t const each = 700000;
+    size_t const n = FRAMES * each;
+    uint8_t *src = zt_make(ZT_MIXED, n, 123);
+    size_t const cap = xc_zstd_compress_bound(n) + FRAMES * 64;
+    uint8_t *frames = zt_malloc(cap);
+    size_t fsize = 0;
+    size_t starts[FRAMES];
+    xc_zstd_cctx *c = new_cctx(1, 0, 0);
+    for (int i = 0; i < FRAMES; i++) {
+        starts[i] = fsize;
+        size_t const r = xc_zstd_compress_cctx(c, frames + fsize, cap - fsize, src + i * each, each);
+        assert_false(xc_is_error(r));
+        fsize += r;
+        if (i == 2) {
+            /* A skippable frame between two frames. */
+            static const uint8_t skip[12] = {0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 1, 2, 3, 4};
+            memcpy(frames + fsize, skip, sizeof skip);
+            fsize += sizeof skip;
+        }
+    }
+    uint8_t *back = zt_malloc(n);
+    for (int w = 0; w <= 4; w++) {
+        xc_zstd_dctx *d = xc_zstd_dctx_new();
+        assert_non_null(d);
+        assert_int_equal(xc_zstd_dctx_set(d, XC_ZSTD_D_NB_WORKERS, w), 0);
+        memset(back, 0, n);
+        assert_int_equal(xc_zstd_decompress_dctx(d, back, n, frames, fsize), n);
+        assert_memory_equal(back, src, n);
+        /* Too small a destination, and a corrupt fifth frame: the serial
+         * decoder's errors. */
+        assert_int_equal(xc_zstd_decompress_dctx(d, back, n - 1, frames, fsize),
+                         ERR(DST_TOO_SMALL));
+        uint8_t const saved = frames[starts[4] + 20];
+        frames[starts[4] + 20] ^= 0x5A;
+        size_t const serial = xc_zstd_decompress(back, n, frames, fsize);
+        assert_true(xc_is_error(serial));
+        assert_int_equal(xc_zstd_decompress_dctx(d, back, n, frames, fsize), serial);
+        frames[starts[4] + 20] = saved;
+        /* Truncated in the last frame. */
+        assert_int_equal(xc_zstd_decompress_dctx(d, back, n, frames, fsize - 5),
+                         xc_zstd_decompress(back, n, frames, fsize - 5));
+        xc_zstd_dctx_free(d);
+    }
+    xc_zstd_cctx_free(c);
+    free(back);
+    free(frames);
+    free(src);
+}
+
 /* A library built without threads (XCODEC_THREADS=OFF). */
 static void test_without_threads(void **state)
 {
@@ -550,6 +607,10 @@ static void test_without_threads(void **state)
     assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_NB_WORKERS, 0), 0);
     assert_null(xc_thread_pool_new(2));
     assert_int_equal(xc_zstd_estimate_cctx_size_workers(3, 2), ERR(UNSUPPORTED));
+    xc_zstd_dctx *d = xc_zstd_dctx_new();
+    assert_non_null(d);
+    assert_int_equal(xc_zstd_dctx_set(d, XC_ZSTD_D_NB_WORKERS, 2), ERR(UNSUPPORTED));
+    xc_zstd_dctx_free(d);
     xc_zstd_cctx_free(c);
 }
 
@@ -574,6 +635,7 @@ int main(void)
         cmocka_unit_test(test_ldm_with_workers),
         cmocka_unit_test(test_shared_pool),
         cmocka_unit_test(test_reset_and_free_mid_frame),
+        cmocka_unit_test(test_decompress_frames_in_parallel),
 #ifdef XC_HAVE_LIBZSTD
         cmocka_unit_test(test_libzstd_peer),
 #endif

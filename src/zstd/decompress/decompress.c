@@ -7,7 +7,8 @@
  * One-shot decoding writes every block straight into the caller's buffer,
  * so the whole frame is its own history: the prefix starts at the frame's
  * first output byte and a dictionary's content, if any, is the extension
- * before it.  The block executor may use the caller's buffer up to its very
+ * before it.  With workers, inputs of several frames of known sizes go to
+ * decompress_mt.c.  The block executor may use the caller's buffer up to its very
  * end for wildcopies, since later blocks overwrite whatever a wildcopy left
  * past a block's end.
  */
@@ -35,6 +36,7 @@ xc_zstd_dctx *xc_zstd_dctx_new(void)
 void xc_zstd_dctx_free(xc_zstd_dctx *d)
 {
     if (!d) return;
+    xc_zstd_dmt_free(d);
     xc_zstd_ddict_free(d->own_ddict);
     free(d->lit_buf);
     free(d->wbuf);
@@ -65,6 +67,8 @@ size_t xc_zstd_dctx_set(xc_zstd_dctx *d, xc_zstd_dparam param, int value)
                         BAD_PARAMETER);
         d->window_log_max = (unsigned)value;
         return 0;
+    case XC_ZSTD_D_NB_WORKERS:
+        return xc_zstd_dmt_set(d, value);
     default:
         return XC_ERROR(BAD_PARAMETER);
     }
@@ -260,6 +264,11 @@ size_t xc_zstd_decompress_dctx(xc_zstd_dctx *d, void *dst, size_t dst_cap, const
     d->stage = XC_STREAM_HEADER;
     d->ifill = 0;
     d->flush_pos = d->flush_end = 0;
+    if (d->nb_workers) {
+        int taken;
+        size_t const r = xc_zstd_dmt_decompress(d, dst, dst_cap, src, src_size, &taken);
+        if (taken || xc_iserr(r)) return r;
+    }
 
     while (src_size) {
         xc_zstd_frame_header fh;

@@ -156,6 +156,8 @@ struct xc_zstd_dctx_s {
 
     /* ---- parameters ---- */
     unsigned window_log_max;
+    int nb_workers;                      /* XC_ZSTD_D_NB_WORKERS (decompress_mt.c) */
+    struct xc_zdmt_s *mt;                /* its runners and pool, NULL until used */
     const struct xc_zstd_dkernels *kern; /* the hot loops cpucap chose */
 
     /* ---- buffers, grown on demand and kept ---- */
@@ -299,5 +301,15 @@ XC_HIDDEN size_t xc_zstd_exec_sequences(xc_zstd_dctx *d, uint8_t *op, uint8_t *o
 /* Parses a dictionary into an initialised ddict whose buf already holds
  * it.  Returns 0 or XC_ERROR(DICT_CORRUPT). */
 XC_HIDDEN size_t xc_zstd_ddict_parse(xc_zstd_ddict *dd, size_t size);
+
+/* decompress_mt.c: one-shot decoding of several frames on workers.
+ * xc_zstd_dmt_decompress() sets *taken and returns the decoded size or an
+ * error when it decoded the input; it leaves *taken 0 (and returns 0) for
+ * inputs the serial decoder takes: a single frame, frames without content
+ * sizes, no workers. */
+XC_HIDDEN size_t xc_zstd_dmt_set(xc_zstd_dctx *d, int value);
+XC_HIDDEN size_t xc_zstd_dmt_decompress(xc_zstd_dctx *d, void *dst, size_t dst_cap,
+                                        const void *src, size_t src_size, int *taken);
+XC_HIDDEN void xc_zstd_dmt_free(xc_zstd_dctx *d);
 
 #endif /* XC_ZSTD_DECOMPRESS_INTERNAL_H */
