@@ -657,7 +657,9 @@ XC_API size_t xc_zstd_cctx_ref_thread_pool(xc_zstd_cctx *cctx, xc_thread_pool *p
 /*
  * xc_zstd_cctx_reset() abandons any frame in progress (also after an
  * error) and forgets the pledged size; parameters keep their values, and a
- * loaded or referenced dictionary stays in use.
+ * loaded or referenced dictionary stays in use.  Jobs of the frame that
+ * workers have not started are dropped, and the call waits for those they
+ * have (xc_zstd_cctx_free() does the same).
  * Returns 0.
  */
 XC_API size_t xc_zstd_cctx_reset(xc_zstd_cctx *cctx);
@@ -684,7 +686,13 @@ typedef enum {
  * or the frame (XC_ZSTD_E_END) is complete; call again with more output
  * room while it is not.  After XC_ZSTD_E_END returns 0, the next call starts
  * a new frame.  Memory stays bounded by the window (a buffer of the window
- * plus another window or 2 MiB, or of the pledged size when smaller).
+ * plus another window or 2 MiB, or of the pledged size when smaller).  With
+ * workers (XC_ZSTD_C_NB_WORKERS) input is gathered into jobs instead, at
+ * most nb_workers + 1 of them in flight (each its job size plus the
+ * overlap, and its output): a call waits for the oldest job when all are
+ * busy and there is output room to fill, XC_ZSTD_E_FLUSH and XC_ZSTD_E_END
+ * wait for every job (and return a nonzero count until their output is
+ * all written), and XC_ZSTD_E_CONTINUE returns at once otherwise.
  * Errors:
  * XC_ERROR_SRC_SIZE_WRONG (pledged size not met), XC_ERROR_OUT_OF_MEMORY,
  * XC_ERROR_BAD_PARAMETER (a NULL or inconsistent buffer, an unknown op:
