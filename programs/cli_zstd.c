@@ -30,11 +30,6 @@ struct xc_codec {
     size_t patch_size;
 };
 
-/* The library's worker-count parameter, XC_ZSTD_C_NB_WORKERS, numbered 400
- * where it is being added.  It is set by number and the answer tells
- * whether this library has it, so the command builds and behaves either
- * way. */
-#define XC_CLI_NB_WORKERS_PARAM 400
 
 int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads)
 {
@@ -44,11 +39,11 @@ int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads)
         workers = n > 1 ? (int)(n > 256 ? 256 : n) : 1;
     }
     if (workers <= 1) return 0; /* one thread: the caller's, as --single-thread */
-    size_t r = xc_zstd_cctx_set(cctx, (xc_zstd_cparam)XC_CLI_NB_WORKERS_PARAM, workers);
+    size_t r = xc_zstd_cctx_set(cctx, XC_ZSTD_C_NB_WORKERS, workers);
     if (!xc_is_error(r)) return 0;
     if (threads == 0) return 0; /* -T0 (zstdmt): as many as there are, here one */
     xc_cli_msg(1, "-T%d: this build of the library compresses in one thread only "
-                  "(no XC_ZSTD_C_NB_WORKERS); use -T1 or --single-thread",
+                  "(built with XCODEC_THREADS=OFF); use -T1 or --single-thread",
                threads);
     return -1;
 }

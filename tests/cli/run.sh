@@ -153,7 +153,7 @@ check "--single-thread is the single-threaded frame" cmp -s t1.zst tser.zst
 check "workers cut the input into jobs" sh -c "! cmp -s t2.zst tser.zst"
 status 0 "-T2 output decodes" sh -c "'$XC' -dc t2.zst >t2.out"
 check "-T2 round trip" cmp -s t2.out big
-status 2 "-T without a number" "$XC" -T -c big
+status 1 "-T without a number" "$XC" -T -c big
 
 # ---- pipes --------------------------------------------------------------------------------
 status 0 "stdin to stdout" sh -c "'$XC' <big >pipe.zst"

@@ -245,8 +245,8 @@ if need_zstd; then
     done
     # -T above 1: compressed with workers when the library has them, or
     # refused by name.
-    "$XC" -q -T2 fx/b -o t2.zst 2>t2.err
+    "$XC" -q -T2 fx/b -o par-t2.zst 2>par-t2.err
     got=$?
-    if [ $got -eq 0 ]; then check "-T2 output decodes" sh -c 'zstd -qdc t2.zst | cmp -s - fx/b'
-    else check "-T2 is refused by name" sh -c "[ $got -eq 1 ] && grep -q -- -T2 t2.err"; fi
+    if [ $got -eq 0 ]; then check "-T2 output decodes" sh -c 'zstd -qdc par-t2.zst | cmp -s - fx/b'
+    else check "-T2 is refused by name" sh -c "[ $got -eq 1 ] && grep -q -- -T2 par-t2.err"; fi
 fi
