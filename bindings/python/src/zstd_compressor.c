@@ -16,6 +16,7 @@
 #include "binding.h"
 
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     PyObject_HEAD
@@ -27,10 +28,6 @@ typedef struct {
     int pledged;                /* a size is pledged for the next frame */
     PyThread_type_lock lock;
 } compressor;
-
-/* libzstd's multithreading parameters, which this library does not have:
- * 0 (their only value here) is accepted. */
-enum { NB_WORKERS = 400, JOB_SIZE = 401, OVERLAP_LOG = 402 };
 
 static const struct param {
     int id;
@@ -53,9 +50,10 @@ static const struct param {
     {XC_ZSTD_C_CONTENT_SIZE, "content_size_flag", 0, 1},
     {XC_ZSTD_C_CHECKSUM, "checksum_flag", 0, 1},
     {XC_ZSTD_C_DICT_ID, "dict_id_flag", 0, 1},
-    {NB_WORKERS, "nb_workers", 0, 0},
-    {JOB_SIZE, "job_size", 0, 0},
-    {OVERLAP_LOG, "overlap_log", 0, 0},
+    /* The library's workers (threads), with libzstd's bounds. */
+    {XC_ZSTD_C_NB_WORKERS, "nb_workers", 0, 200},
+    {XC_ZSTD_C_JOB_SIZE, "job_size", 0, 1 << 30},
+    {XC_ZSTD_C_OVERLAP_LOG, "overlap_log", 0, 9},
 };
 
 static const struct param *find_cparam(long id)
@@ -116,10 +114,7 @@ static int set_option(compressor *self, long id, long value)
     }
     int lo, hi;
     bounds_of(p, &lo, &hi);
-    if (id == NB_WORKERS || id == JOB_SIZE || id == OVERLAP_LOG) {
-        if (value == 0)
-            return 0;
-    } else if (value >= INT32_MIN && value <= INT32_MAX) {
+    if (value >= INT32_MIN && value <= INT32_MAX) {
         size_t r = xc_zstd_cctx_set(self->cctx, (xc_zstd_cparam)id, (int)value);
         if (!xc_is_error(r)) {
             if (id == XC_ZSTD_C_LEVEL)
@@ -188,11 +183,16 @@ static int load_dict(compressor *self, PyObject *arg)
 
 static PyObject *compressor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *kwlist[] = {"level", "options", "zstd_dict", NULL};
+    static char *kwlist[] = {"level", "options", "zstd_dict", "threads", NULL};
     PyObject *level = Py_None, *options = Py_None, *zstd_dict = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO:ZstdCompressor", kwlist, &level,
-                                     &options, &zstd_dict))
+    int threads = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|OOO$i:ZstdCompressor", kwlist, &level,
+                                     &options, &zstd_dict, &threads))
         return NULL;
+    if (threads < -1) {
+        PyErr_SetString(PyExc_ValueError, "threads must be -1 (one per core), 0 or a count");
+        return NULL;
+    }
     if (level != Py_None && options != Py_None) {
         PyErr_SetString(PyExc_TypeError, "Only one of level or options should be used.");
         return NULL;
@@ -232,6 +232,20 @@ static PyObject *compressor_new(PyTypeObject *type, PyObject *args, PyObject *kw
     if (zstd_dict != Py_None && load_dict(self, zstd_dict) < 0) {
         Py_DECREF(self);
         return NULL;
+    }
+    /* threads= (an xcodec extension, as python-zstandard's): workers, -1
+     * for one per core; the same frames for any count of 1 or more. */
+    if (threads != 0) {
+        long n = threads;
+        if (n < 0) {
+            n = sysconf(_SC_NPROCESSORS_ONLN);
+            if (n < 1) n = 1;
+            if (n > 200) n = 200;
+        }
+        if (set_option(self, XC_ZSTD_C_NB_WORKERS, n) < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
     }
     return (PyObject *)self;
 }

@@ -173,15 +173,28 @@ class OneShot(unittest.TestCase):
             self.assertLessEqual(lo, hi, p)
         self.assertEqual(CompressionParameter.window_log.bounds(), (10, 31))
         self.assertEqual(DecompressionParameter.window_log_max.bounds(), (10, 31))
-        self.assertEqual(CompressionParameter.nb_workers.bounds(), (0, 0))
+        self.assertEqual(CompressionParameter.nb_workers.bounds(), (0, 200))
         self.assertEqual(list(Strategy), sorted(Strategy))
         self.assertEqual(Strategy.btultra2, 9)
 
     def test_multithreading_parameters(self):
         self.assertEqual(zstd.decompress(zstd.compress(DATA, options={
             CompressionParameter.nb_workers: 0})), DATA)
-        with self.assertRaises(ZstdError):
-            zstd.compress(DATA, options={CompressionParameter.nb_workers: 4})
+        # Jobs of 512 KiB (the smallest): several jobs, the same frame for
+        # any count of workers, and threads= says the same.
+        big = DATA * (3 * 1024 * 1024 // len(DATA) + 1)
+        frames = [zstd.compress(big, options={CompressionParameter.nb_workers: n,
+                                              CompressionParameter.job_size: 1 << 19})
+                  for n in (1, 2, 4)]
+        self.assertEqual(frames[0], frames[1])
+        self.assertEqual(frames[0], frames[2])
+        self.assertEqual(zstd.decompress(frames[0]), big)
+        self.assertNotEqual(frames[0], zstd.compress(big))
+        for t in (2, -1):
+            c = ZstdCompressor(threads=t, options={CompressionParameter.job_size: 1 << 19})
+            self.assertEqual(c.compress(big, ZstdCompressor.FLUSH_FRAME), frames[0])
+        with self.assertRaises(ValueError):
+            ZstdCompressor(threads=-2)
 
 
 class Compressor(unittest.TestCase):
