@@ -782,6 +782,93 @@ XC_API unsigned xc_zstd_cdict_id(const xc_zstd_cdict *cdict);
 XC_API size_t xc_zstd_cctx_ref_cdict(xc_zstd_cctx *cctx, const xc_zstd_cdict *cdict);
 
 /* ======================================================================== */
+/*  zstd: prefixes, frame headers, progress                                 */
+/* ======================================================================== */
+
+/*
+ * xc_zstd_cctx_ref_prefix() makes prefix[0..size) the history of the next
+ * frame only: the frame may match into it as if it had just been
+ * compressed, and a decoder must be given the same bytes
+ * (xc_zstd_dctx_ref_prefix(), libzstd's ZSTD_DCtx_refPrefix()).  Unlike a
+ * dictionary it is raw content, has no ID and no tables are prepared for
+ * it: its positions are entered into the frame's tables when the frame
+ * begins.  The bytes are not copied; they must stay unchanged until that
+ * frame has begun (its first xc_zstd_compress_stream() call or the
+ * one-shot call).  A prefix drops any loaded or referenced dictionary; the
+ * frame after the prefixed one has no history.  Only the last window's
+ * worth of a prefix longer than the frame's window is used.  size 0
+ * withdraws a prefix.  Returns 0, XC_ERROR_BAD_PARAMETER (NULL context,
+ * NULL prefix with size > 0, size of 768 MiB or more),
+ * XC_ERROR_OUT_OF_MEMORY (the first prefix of a context allocates a small
+ * record) or XC_ERROR_STAGE_WRONG (a streamed frame is in progress).
+ */
+XC_API size_t xc_zstd_cctx_ref_prefix(xc_zstd_cctx *cctx, const void *prefix, size_t size);
+
+/*
+ * xc_zstd_dctx_ref_prefix() makes prefix[0..size) the history before the
+ * next frame the context begins, as raw content (no ID, no tables), then
+ * forgets it: the frame after that has no dictionary.  The bytes are not
+ * copied and must stay unchanged until that frame is decoded.  It drops
+ * any loaded or referenced dictionary.  size 0 withdraws it.  Returns 0,
+ * XC_ERROR_BAD_PARAMETER (NULL context, NULL prefix with size > 0),
+ * XC_ERROR_OUT_OF_MEMORY, or XC_ERROR_STAGE_WRONG in the middle of a
+ * streamed frame.
+ */
+XC_API size_t xc_zstd_dctx_ref_prefix(xc_zstd_dctx *dctx, const void *prefix, size_t size);
+
+/* What a frame header says (RFC 8878 §3.1.1.1), or a skippable frame's. */
+typedef struct {
+    unsigned long long content_size; /* XC_ZSTD_CONTENTSIZE_UNKNOWN when not recorded;
+                                        skippable frames: the user data's size */
+    unsigned long long window_size;  /* bytes of history the frame may reference
+                                        (its content size for single-segment frames) */
+    unsigned block_max;              /* largest block: min(window, 128 KiB) */
+    unsigned header_size;            /* magic number and header, in bytes */
+    unsigned dict_id;                /* 0: none recorded */
+    int checksum;                    /* 1: a 4-byte content checksum ends the frame */
+    int skippable;                   /* 1: a skippable frame (magic 0x184D2A5?) */
+    unsigned skippable_magic_low;    /* skippable frames: the magic's low 4 bits */
+} xc_zstd_frame_info;
+
+/*
+ * xc_zstd_get_frame_info() reads the header of the frame at src[0..size).
+ * It returns 0 with *info filled; a number greater than size when src is
+ * too short to hold the whole header (the bytes needed, which the next
+ * call should give it: 4 for the magic number, then 5, then the header's
+ * size); or an error: XC_ERROR_UNKNOWN_MAGIC, XC_ERROR_FRAME_HEADER (a
+ * reserved bit set), XC_ERROR_WINDOW_TOO_LARGE (a window above 2^31),
+ * XC_ERROR_BAD_PARAMETER (NULL info, or NULL src with size > 0).
+ * Thread-safe.
+ */
+XC_API size_t xc_zstd_get_frame_info(xc_zstd_frame_info *info, const void *src, size_t size);
+
+/*
+ * xc_zstd_frame_header_size() returns the size of the header (magic number
+ * included) of the frame at src, read from its first 5 bytes (8 for a
+ * skippable frame: magic and length): XC_ERROR_TRUNCATED when size is
+ * smaller than that, XC_ERROR_UNKNOWN_MAGIC for other magic numbers.
+ * Thread-safe.
+ */
+XC_API size_t xc_zstd_frame_header_size(const void *src, size_t size);
+
+/* How far the frame being compressed has come, in bytes since its start. */
+typedef struct {
+    unsigned long long ingested; /* input taken from the caller */
+    unsigned long long consumed; /* of that, input compressed into blocks */
+    unsigned long long produced; /* compressed bytes made (header included) */
+    unsigned long long flushed;  /* of those, bytes handed to the caller */
+} xc_zstd_progress;
+
+/*
+ * xc_zstd_cctx_progress() fills *progress for the streamed frame in
+ * progress, or for the last frame streamed once it ended (all four are 0
+ * for a fresh context and after xc_zstd_cctx_reset()).  One-shot calls
+ * that do not pass through the window buffer leave no progress.  Returns 0
+ * or XC_ERROR_BAD_PARAMETER for a NULL argument.
+ */
+XC_API size_t xc_zstd_cctx_progress(const xc_zstd_cctx *cctx, xc_zstd_progress *progress);
+
+/* ======================================================================== */
 /*  zstd: dictionary training                                               */
 /* ======================================================================== */
 

@@ -63,6 +63,7 @@ size_t xc_zstd_cctx_reset(xc_zstd_cctx *c)
     RETURN_ERROR_IF(!c, BAD_PARAMETER);
     xc_zstd_mt_abort(c);
     xc_zstd_stream_reset(c);
+    c->prog_live = 0;
     return 0;
 }
 

@@ -53,7 +53,9 @@
 /* Whether the state the previous frame left is that of cd. */
 static int still_held(const xc_zstd_cctx *c, uint64_t key, uint64_t frame, const xc_zstd_cdict *cd)
 {
-    return key == cd->key && frame + 1 == c->frame_no;
+    /* A prefix (key 0) is the caller's bytes, which may change between
+     * frames: never held. */
+    return cd->key != 0 && key == cd->key && frame + 1 == c->frame_no;
 }
 
 /* Which slot of each table is in force.  A block that sends a new table
@@ -245,7 +247,10 @@ static size_t prefix_begin(xc_zstd_cctx *c)
 size_t xc_zstd_history_begin(xc_zstd_cctx *c, size_t span)
 {
     switch (c->hist.mode) {
-    case XC_ZHIST_PLACED: return placed_begin(c);
+    case XC_ZHIST_PLACED:
+        /* A prefix serves one frame: its bytes are in the window buffer now. */
+        if (c->hist.cd == c->prefix_cd) c->prefix_size = 0;
+        return placed_begin(c);
     case XC_ZHIST_ATTACHED: return attached_begin(c, span);
     case XC_ZHIST_PREFIX: return prefix_begin(c);
     default:

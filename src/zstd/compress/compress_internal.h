@@ -184,6 +184,15 @@ struct xc_zstd_cctx_s {
     int overlap_log;               /* XC_ZSTD_C_OVERLAP_LOG, 0 = by the strategy */
     xc_thread_pool *pool_ref;      /* the caller's pool, or NULL for one of our own */
     struct xc_zmt_s *mt;           /* jobs, worker contexts, own pool; NULL until used */
+
+    /* ---- a prefix for the next frame (dict/compress_prefix.c) ---- */
+    const uint8_t *prefix;         /* the caller's bytes, until the frame begins */
+    size_t prefix_size;            /* 0: no prefix pending */
+    struct xc_zstd_cdict_s *prefix_cd; /* the placed history that describes it */
+
+    /* ---- progress of the streamed frame (xc_zstd_cctx_progress) ---- */
+    uint64_t prog_flushed;         /* bytes handed to the caller */
+    int prog_live;                 /* 0: nothing to report */
 };
 
 /* ---- the frame plan (dict/compress_dict.c) and parameters --------------- */
@@ -202,6 +211,12 @@ XC_HIDDEN xc_zstd_cparams xc_zstd_cframe_params(const xc_zstd_cctx *c, uint64_t 
 XC_HIDDEN size_t xc_zstd_plan_frame(xc_zstd_cctx *c, uint64_t src_size, int whole,
                                     xc_zhistory *h);
 XC_HIDDEN void xc_zstd_dict_release(xc_zstd_cctx *c);
+
+/* dict/compress_prefix.c: the plan of a frame with a pending prefix
+ * (c->prefix_size > 0): placed history made of the prefix's last window,
+ * the parameters of the prefix and input together.  Returns 0. */
+XC_HIDDEN size_t xc_zstd_plan_prefix(xc_zstd_cctx *c, uint64_t src_size, xc_zhistory *h);
+XC_HIDDEN void xc_zstd_prefix_release(xc_zstd_cctx *c);
 
 /* ---- compress_frame.c: the frame driver ---------------------------------- */
 

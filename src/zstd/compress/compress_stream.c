@@ -256,15 +256,24 @@ size_t xc_zstd_stream_serial(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *
     RETURN_ERROR_IF(bad_args(c, out, in, op), BAD_PARAMETER);
     RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR, STAGE_WRONG);
     size_t r;
+    size_t const out_start = out->pos, in_start = in->pos;
     if (c->stage == XC_ZSTAGE_IDLE) {
+        c->prog_live = 1;
+        c->prog_flushed = 0;
+        c->consumed = 0;
         r = begin_frame(c, out, in, op);
         if (xc_iserr(r)) {
             c->stage = XC_ZSTAGE_ERROR;
             return r;
         }
-        if (r == 1) return 0;
+        if (r == 1) {
+            c->prog_flushed = out->pos - out_start;
+            c->consumed = in->size - in_start;
+            return 0;
+        }
     }
     r = run(c, out, in, op);
+    c->prog_flushed += out->pos - out_start;
     if (xc_iserr(r)) c->stage = XC_ZSTAGE_ERROR;
     return r;
 }

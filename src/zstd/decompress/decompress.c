@@ -38,6 +38,7 @@ void xc_zstd_dctx_free(xc_zstd_dctx *d)
     if (!d) return;
     xc_zstd_dmt_free(d);
     xc_zstd_ddict_free(d->own_ddict);
+    free(d->prefix_dd);
     free(d->lit_buf);
     free(d->wbuf);
     free(d->ibuf);
@@ -129,6 +130,8 @@ size_t xc_zstd_frame_begin(xc_zstd_dctx *d, const xc_zstd_frame_header *fh)
     if (dd) {
         d->ext_start = dd->content;
         d->ext_end = dd->content + dd->content_size;
+        /* A prefix serves one frame (xc_zstd_dctx_ref_prefix). */
+        if (dd == d->prefix_dd) d->ddict = NULL;
     } else {
         d->ext_start = d->ext_end = no_extension;
     }

@@ -153,6 +153,7 @@ struct xc_zstd_dctx_s {
     /* ---- dictionary ---- */
     const xc_zstd_ddict *ddict; /* in use, or NULL */
     xc_zstd_ddict *own_ddict;   /* the copy load_dictionary made, if any */
+    xc_zstd_ddict *prefix_dd;   /* describes a prefix (dict/decompress_prefix.c) */
 
     /* ---- parameters ---- */
     unsigned window_log_max;

@@ -59,6 +59,7 @@ size_t xc_zstd_cctx_ref_cdict(xc_zstd_cctx *c, const xc_zstd_cdict *cd)
 
 void xc_zstd_dict_release(xc_zstd_cctx *c)
 {
+    xc_zstd_prefix_release(c);
     xc_zstd_cdict_free(c->own_cdict);
     c->own_cdict = NULL;
     c->cdict = NULL;
@@ -192,6 +193,7 @@ static int attaches(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n, xc
 
 size_t xc_zstd_plan_frame(xc_zstd_cctx *c, uint64_t src_size, int whole, xc_zhistory *h)
 {
+    if (c->prefix_size) return xc_zstd_plan_prefix(c, src_size, h);
     FORWARD_IF_ERROR(prepare_again(c));
     const xc_zstd_cdict *cd = c->cdict;
     h->cd = cd;

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The frame header as the public API describes it (xc_zstd_frame_info):
+ * what the parser of decompress_frame.c reads, handed out field by field.
+ *
+ * What it may call: the header parser (decompress_frame.c).
+ */
+#include "zstd/decompress/decompress_internal.h"
+
+size_t xc_zstd_get_frame_info(xc_zstd_frame_info *info, const void *src, size_t size)
+{
+    xc_zstd_frame_header fh;
+    RETURN_ERROR_IF(!info || (!src && size), BAD_PARAMETER);
+    size_t const r = xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size);
+    if (r != 0) return r; /* an error, or the bytes needed */
+    memset(info, 0, sizeof *info);
+    info->header_size = fh.header_size;
+    if (fh.skippable) {
+        info->skippable = 1;
+        info->content_size = fh.skip_size;
+        info->skippable_magic_low = xc_read_le32(src) & 15u;
+        return 0;
+    }
+    info->content_size = fh.content_size;
+    info->window_size = fh.window_size;
+    info->block_max = fh.block_max;
+    info->dict_id = fh.dict_id;
+    info->checksum = fh.checksum;
+    return 0;
+}
+
+size_t xc_zstd_frame_header_size(const void *src, size_t size)
+{
+    RETURN_ERROR_IF(!src && size, BAD_PARAMETER);
+    const uint8_t *p = (const uint8_t *)src;
+    RETURN_ERROR_IF(size < 4, TRUNCATED);
+    uint32_t const magic = xc_read_le32(p);
+    if ((magic & XC_ZSTD_MAGIC_SKIPPABLE_MASK) == XC_ZSTD_MAGIC_SKIPPABLE_START)
+        return XC_ZSTD_SKIPPABLE_HEADER;
+    RETURN_ERROR_IF(magic != XC_ZSTD_MAGIC, UNKNOWN_MAGIC);
+    RETURN_ERROR_IF(size < 5, TRUNCATED);
+    unsigned const fhd = p[4], single = (fhd >> 5) & 1, fcs_code = fhd >> 6;
+    return 5 + !single + xc_zstd_did_field_size(fhd & 3) + xc_zstd_fcs_field_size(fcs_code) +
+           (fcs_code == 0 && single);
+}
