@@ -43,3 +43,33 @@ size_t xc_zstd_frame_header_size(const void *src, size_t size)
     return 5 + !single + xc_zstd_did_field_size(fhd & 3) + xc_zstd_fcs_field_size(fcs_code) +
            (fcs_code == 0 && single);
 }
+
+/* ---- memory accounting for the libzstd-compatible shim (src/compat/) ---- */
+
+XC_HIDDEN size_t xc_zstd_dctx_mem_held(const xc_zstd_dctx *d);
+XC_HIDDEN size_t xc_zstd_ddict_mem_held(const xc_zstd_ddict *dd);
+XC_HIDDEN size_t xc_zstd_dict_header_size(const void *dict, size_t size);
+
+size_t xc_zstd_dctx_mem_held(const xc_zstd_dctx *d)
+{
+    if (!d) return 0;
+    return sizeof *d + d->lit_cap + d->wcap + d->icap + (d->prefix_dd ? sizeof *d->prefix_dd : 0) +
+           xc_zstd_ddict_mem_held(d->own_ddict);
+}
+
+size_t xc_zstd_ddict_mem_held(const xc_zstd_ddict *dd)
+{
+    if (!dd) return 0;
+    return sizeof *dd + (size_t)(dd->content + dd->content_size - dd->buf) + 1;
+}
+
+size_t xc_zstd_dict_header_size(const void *dict, size_t size)
+{
+    RETURN_ERROR_IF(!dict && size, BAD_PARAMETER);
+    if (size < 8 || xc_read_le32(dict) != XC_ZSTD_MAGIC_DICTIONARY) return 0;
+    xc_zstd_ddict *dd = xc_zstd_ddict_new(dict, size);
+    RETURN_ERROR_IF(!dd, DICT_CORRUPT);
+    size_t const n = (size_t)(dd->content - dd->buf);
+    xc_zstd_ddict_free(dd);
+    return n;
+}

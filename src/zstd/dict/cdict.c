@@ -280,3 +280,20 @@ unsigned xc_zstd_cdict_id(const xc_zstd_cdict *cd)
 {
     return cd ? cd->id : 0;
 }
+
+/* ---- for the libzstd-compatible shim (src/compat/) ---- */
+
+XC_HIDDEN size_t xc_zstd_cdict_mem_held(const xc_zstd_cdict *cd);
+XC_HIDDEN int xc_zstd_cdict_level(const xc_zstd_cdict *cd);
+
+size_t xc_zstd_cdict_mem_held(const xc_zstd_cdict *cd)
+{
+    if (!cd) return 0;
+    return sizeof *cd + (size_t)(cd->content + cd->content_size - cd->buf) +
+           cd->table_words * sizeof(uint32_t) + (cd->tags ? cd->ms.hash_size + cd->ms.chain_size : 0);
+}
+
+int xc_zstd_cdict_level(const xc_zstd_cdict *cd)
+{
+    return cd ? cd->level : 0;
+}
