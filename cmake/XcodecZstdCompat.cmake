@@ -57,7 +57,11 @@ set_target_properties(xcodec_zstd_compat PROPERTIES
   LINK_DEPENDS ${PROJECT_SOURCE_DIR}/cmake/zstd_compat.map)
 target_link_options(xcodec_zstd_compat PRIVATE
   "LINKER:--version-script=${PROJECT_SOURCE_DIR}/cmake/zstd_compat.map"
-  "LINKER:--exclude-libs,ALL" "LINKER:--no-undefined")
+  "LINKER:--exclude-libs,ALL" "LINKER:--no-undefined"
+  # Calls inside the library bind inside it: a process that also has the
+  # system's libzstd or a static xcodec (the differential test) must not
+  # send the shim's own calls there.
+  "LINKER:-Bsymbolic")
 target_link_libraries(xcodec_zstd_compat PRIVATE ${XC_LINK_DEPS})
 
 install(TARGETS xcodec_zstd_compat

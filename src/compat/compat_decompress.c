@@ -101,7 +101,10 @@ size_t ZSTD_DCtx_reset(ZSTD_DCtx *d, ZSTD_ResetDirective how)
     if (how != ZSTD_reset_session_only && how != ZSTD_reset_parameters &&
         how != ZSTD_reset_session_and_parameters)
         return ZC_ERROR(parameter_outOfBound);
-    if (how & ZSTD_reset_session_only) xc_zstd_dctx_reset(d->x);
+    if (how & ZSTD_reset_session_only) {
+        xc_zstd_dctx_reset(d->x);
+        d->hostage = 0;
+    }
     if (how & ZSTD_reset_parameters) {
         if (mid_frame(d)) return ZC_ERROR(stage_wrong);
         drop_dict(d);
@@ -361,25 +364,39 @@ size_t ZSTD_decompressStream(ZSTD_DStream *d, ZSTD_outBuffer *out, ZSTD_inBuffer
     if (!d || !out || !in) return ZC_ERROR(GENERIC);
     if (in->pos > in->size) return ZC_ERROR(srcSize_wrong);
     if (out->pos > out->size) return ZC_ERROR(dstSize_tooSmall);
-    size_t const in_start = in->pos, in_size = in->size;
-    /* libzstd never takes the last byte of the input while decoded bytes
-     * wait for output room, so that a caller whose output filled calls
-     * again even when its input is all taken (libarchive stops reading
-     * otherwise).  So the last byte is held back from the first call and
-     * offered only when the decoder asks for more input with room left. */
-    size_t r;
-    if (in_size > in_start) {
-        in->size = in_size - 1;
-        r = xc_zstd_decompress_stream(d->x, (xc_out_buffer *)out, (xc_in_buffer *)in);
-        in->size = in_size;
-        if (!xc_is_error(r) && r != 0 && in->pos == in_size - 1 && out->pos < out->size)
-            r = xc_zstd_decompress_stream(d->x, (xc_out_buffer *)out, (xc_in_buffer *)in);
-    } else {
-        r = xc_zstd_decompress_stream(d->x, (xc_out_buffer *)out, (xc_in_buffer *)in);
+    /* libzstd never ends a call having taken all the input while decoded
+     * bytes wait for output room: it reports the last byte as not taken
+     * (its "hostage") until they are out, so that the caller calls again
+     * even when its input has run dry (libarchive stops reading
+     * otherwise).  The byte is skipped when the caller offers it again. */
+    if (d->hostage) {
+        if (in->pos == in->size) {
+            if (d->hostage == 2) return 1;
+        } else {
+            in->pos++;
+            int const ended = d->hostage == 2;
+            d->hostage = 0;
+            if (ended) return 0;
+        }
+    }
+    size_t const in_start = in->pos;
+    size_t const r = xc_zstd_decompress_stream(d->x, (xc_out_buffer *)out, (xc_in_buffer *)in);
+    if (xc_is_error(r)) {
+        d->hostage = 0;
+        return zc_err(r);
+    }
+    if (d->hostage) {
+        /* Still held: the frame may have ended behind it. */
+        if (r == 0) d->hostage = 2;
+        return 1;
+    }
+    if (r != 0 && in->pos == in->size && in->pos > in_start && xc_zstd_dctx_pending(d->x)) {
+        in->pos--;
+        d->hostage = 1;
     }
     /* A prefix serves the frame that began. */
     if (d->dict_kind == ZC_DICT_PREFIX && in->pos > in_start) drop_dict(d);
-    return zc_err(r);
+    return r;
 }
 
 /* ---- frames -------------------------------------------------------------------------------- */
@@ -395,8 +412,14 @@ unsigned long long ZSTD_getDecompressedSize(const void *src, size_t n)
     return r >= ZSTD_CONTENTSIZE_ERROR ? 0 : r;
 }
 
+static int prefix_of_magic(const unsigned char *p, size_t n);
+
 size_t ZSTD_findFrameCompressedSize(const void *src, size_t n)
 {
+    /* Too short for a header: libzstd names bytes that cannot begin a
+     * frame as such. */
+    if (src && n > 0 && n < 5 && !prefix_of_magic((const unsigned char *)src, n < 4 ? n : 4))
+        return ZC_ERROR(prefix_unknown);
     return zc_err(xc_zstd_find_frame_compressed_size(src, n));
 }
 
@@ -468,7 +491,14 @@ size_t ZSTD_getFrameHeader_advanced(ZSTD_frameHeader *h, const void *src, size_t
     if (fi.skippable) {
         h->frameType = ZSTD_skippableFrame;
         h->frameContentSize = fi.content_size;
+#if XC_COMPAT_ZSTD_VERSION >= 10506
+        /* Since 1.5.6 the magic's variant and the header's size are set;
+         * programs built for earlier releases see the zeros they expect. */
         h->dictID = fi.skippable_magic_low;
+        h->headerSize = fi.header_size;
+#else
+        h->headerSize = 0;
+#endif
         return 0;
     }
     h->frameType = ZSTD_frame;

@@ -101,11 +101,16 @@ struct ZSTD_DCtx_s {
     xc_zstd_ddict *own;       /* loaded */
     const void *prefix;
     size_t prefix_size;
+    /* libzstd's hostage byte (see ZSTD_decompressStream): 1 while the
+     * last input byte taken is reported as not taken, 2 when moreover
+     * the frame has ended behind it. */
+    int hostage;
 };
 
 /* ---- hidden helpers of the library (memory accounting, level tables) ---- */
 ZC_HIDDEN size_t xc_zstd_cctx_mem_held(const xc_zstd_cctx *c);
 ZC_HIDDEN size_t xc_zstd_dctx_mem_held(const xc_zstd_dctx *d);
+ZC_HIDDEN size_t xc_zstd_dctx_pending(const xc_zstd_dctx *d);
 ZC_HIDDEN size_t xc_zstd_ddict_mem_held(const xc_zstd_ddict *dd);
 ZC_HIDDEN size_t xc_zstd_cdict_mem_held(const xc_zstd_cdict *cd);
 ZC_HIDDEN int xc_zstd_cdict_level(const xc_zstd_cdict *cd);

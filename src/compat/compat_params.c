@@ -123,9 +123,9 @@ size_t zc_param_set(ZSTD_CCtx_params *p, ZSTD_cParameter param, int value)
         break;
     }
     p->v[s] = value;
-    /* A negative level is stored as is, but returned as a size_t would
-     * wrap: libzstd returns it the same way. */
-    return (size_t)value;
+    /* A negative value (a fast level) cannot be returned in a size_t:
+     * libzstd returns 0 for it. */
+    return value < 0 ? 0 : (size_t)value;
 }
 
 ZSTD_bounds ZSTD_cParam_getBounds(ZSTD_cParameter param)

@@ -73,3 +73,12 @@ size_t xc_zstd_dict_header_size(const void *dict, size_t size)
     xc_zstd_ddict_free(dd);
     return n;
 }
+
+/* Decoded bytes of the streamed frame that wait for output room (the
+ * shim's libzstd-style "hostage byte" needs to know). */
+XC_HIDDEN size_t xc_zstd_dctx_pending(const xc_zstd_dctx *d);
+
+size_t xc_zstd_dctx_pending(const xc_zstd_dctx *d)
+{
+    return d->stage == XC_STREAM_FLUSH ? d->flush_end - d->flush_pos : 0;
+}
