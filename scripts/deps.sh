@@ -22,7 +22,11 @@ test_pkgs="clang libclang-rt-14-dev qemu-user
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   libc6:arm64 libcmocka-dev:arm64 libxxhash-dev:arm64 libzstd-dev:arm64
   gcc-s390x-linux-gnu libc6-dev-s390x-cross
-  libc6:s390x libcmocka-dev:s390x libxxhash-dev:s390x"
+  libc6:s390x libcmocka-dev:s390x libxxhash-dev:s390x
+  libarchive-tools squashfs-tools rsync python3-zstandard"
+# libarchive-tools (bsdtar), squashfs-tools, rsync and python3-zstandard are
+# the programs the libzstd-compatible library's tests run on it
+# (tests/compat/); each test skips when its program is missing.
 # DPDK is only the Internet checksum benchmark's peer; the benchmark runs
 # without it.
 bench_pkgs="libdpdk-dev"

@@ -380,6 +380,27 @@ size_t ZSTD_decompressStream(ZSTD_DStream *d, ZSTD_outBuffer *out, ZSTD_inBuffer
         }
     }
     size_t const in_start = in->pos;
+    /* A whole frame of known size in the input, and room for all of it:
+     * decoded in one pass straight into the output, as libzstd does, with
+     * no window buffer in between. */
+    if (!d->hostage && in->size - in->pos >= 6 && xc_zstd_dctx_between_frames(d->x)) {
+        const unsigned char *ip = (const unsigned char *)in->src + in->pos;
+        size_t const avail = in->size - in->pos;
+        unsigned long long const fcs = xc_zstd_frame_content_size(ip, avail);
+        if (fcs < ZSTD_CONTENTSIZE_ERROR && fcs <= out->size - out->pos &&
+            ip[0] == 0x28 && ip[3] == 0xFD) {
+            size_t const f = xc_zstd_find_frame_compressed_size(ip, avail);
+            if (!xc_is_error(f)) {
+                size_t const n = xc_zstd_decompress_dctx(d->x, (unsigned char *)out->dst + out->pos,
+                                                         (size_t)fcs, ip, f);
+                if (xc_is_error(n)) return zc_err(n);
+                out->pos += n;
+                in->pos += f;
+                if (d->dict_kind == ZC_DICT_PREFIX) drop_dict(d);
+                return 0;
+            }
+        }
+    }
     size_t const r = xc_zstd_decompress_stream(d->x, (xc_out_buffer *)out, (xc_in_buffer *)in);
     if (xc_is_error(r)) {
         d->hostage = 0;

@@ -111,6 +111,7 @@ struct ZSTD_DCtx_s {
 ZC_HIDDEN size_t xc_zstd_cctx_mem_held(const xc_zstd_cctx *c);
 ZC_HIDDEN size_t xc_zstd_dctx_mem_held(const xc_zstd_dctx *d);
 ZC_HIDDEN size_t xc_zstd_dctx_pending(const xc_zstd_dctx *d);
+ZC_HIDDEN int xc_zstd_dctx_between_frames(const xc_zstd_dctx *d);
 ZC_HIDDEN size_t xc_zstd_ddict_mem_held(const xc_zstd_ddict *dd);
 ZC_HIDDEN size_t xc_zstd_cdict_mem_held(const xc_zstd_cdict *cd);
 ZC_HIDDEN int xc_zstd_cdict_level(const xc_zstd_cdict *cd);

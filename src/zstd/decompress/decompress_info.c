@@ -82,3 +82,11 @@ size_t xc_zstd_dctx_pending(const xc_zstd_dctx *d)
 {
     return d->stage == XC_STREAM_FLUSH ? d->flush_end - d->flush_pos : 0;
 }
+
+/* Whether the streaming decoder stands between frames, nothing gathered. */
+XC_HIDDEN int xc_zstd_dctx_between_frames(const xc_zstd_dctx *d);
+
+int xc_zstd_dctx_between_frames(const xc_zstd_dctx *d)
+{
+    return d->stage == XC_STREAM_HEADER && d->ifill == 0;
+}
