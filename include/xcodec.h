@@ -897,6 +897,26 @@ XC_API size_t xc_zstd_cctx_progress(const xc_zstd_cctx *cctx, xc_zstd_progress *
  * and byte order.  Thread-safe: it has no state, and any number of calls
  * may run at once.
  */
+/*
+ * xc_zstd_finalize_dictionary() turns content[0..content_size) (raw
+ * dictionary content, most useful bytes last, as a trainer of one's own
+ * picked them) into a zstd-format dictionary in dict[0..dict_cap): magic,
+ * ID, entropy tables fitted to what level 3 makes of the samples with the
+ * content in front, repeat offsets 1, 4, 8, then the content (its last
+ * bytes, when it does not fit whole).  It returns the dictionary's size.
+ * dict_id 0 derives an ID from the rest (32768..2^31-1); other values are
+ * written as given.  content may lie inside dict (for example at its
+ * end).  Errors: XC_ERROR_TOO_FEW_SAMPLES (no samples),
+ * XC_ERROR_SAMPLES_TOO_SMALL (content under 8 bytes),
+ * XC_ERROR_DST_TOO_SMALL (dict_cap below what the tables may need, about
+ * 400 bytes), XC_ERROR_BAD_PARAMETER (NULL buffers, samples of 4 GiB or
+ * more).  Same bytes on every CPU; thread-safe.
+ */
+XC_API size_t xc_zstd_finalize_dictionary(void *dict, size_t dict_cap, const void *content,
+                                          size_t content_size, const void *samples,
+                                          const size_t *sample_sizes, unsigned nb_samples,
+                                          unsigned dict_id);
+
 #define XC_ZSTD_TRAIN_MIN_SAMPLES 5
 #define XC_ZSTD_TRAIN_MIN_BYTES 512
 #define XC_ZSTD_TRAIN_MIN_DICT 512

@@ -529,6 +529,39 @@ ZSTDLIB_STATIC_API size_t ZSTD_initDStream_usingDict(ZSTD_DStream *zds, const vo
                                                      size_t dictSize);
 ZSTDLIB_STATIC_API size_t ZSTD_initDStream_usingDDict(ZSTD_DStream *zds, const ZSTD_DDict *ddict);
 ZSTDLIB_STATIC_API size_t ZSTD_resetDStream(ZSTD_DStream *zds);
+ZSTDLIB_STATIC_API size_t ZSTD_initCStream_advanced(ZSTD_CStream *zcs, const void *dict,
+                                                    size_t dictSize, ZSTD_parameters params,
+                                                    unsigned long long pledgedSrcSize);
+ZSTDLIB_STATIC_API size_t ZSTD_initCStream_usingCDict_advanced(ZSTD_CStream *zcs,
+                                                               const ZSTD_CDict *cdict,
+                                                               ZSTD_frameParameters fParams,
+                                                               unsigned long long pledgedSrcSize);
+ZSTDLIB_STATIC_API size_t ZSTD_compressStream2_simpleArgs(ZSTD_CCtx *cctx, void *dst,
+                                                          size_t dstCapacity, size_t *dstPos,
+                                                          const void *src, size_t srcSize,
+                                                          size_t *srcPos, ZSTD_EndDirective endOp);
+ZSTDLIB_STATIC_API size_t ZSTD_decompressStream_simpleArgs(ZSTD_DCtx *dctx, void *dst,
+                                                           size_t dstCapacity, size_t *dstPos,
+                                                           const void *src, size_t srcSize,
+                                                           size_t *srcPos);
+ZSTDLIB_STATIC_API size_t ZSTD_toFlushNow(ZSTD_CCtx *cctx);
+
+/* ---- custom allocators: accepted, not used ---- */
+ZSTDLIB_STATIC_API ZSTD_CCtx *ZSTD_createCCtx_advanced(ZSTD_customMem customMem);
+ZSTDLIB_STATIC_API ZSTD_CStream *ZSTD_createCStream_advanced(ZSTD_customMem customMem);
+ZSTDLIB_STATIC_API ZSTD_DCtx *ZSTD_createDCtx_advanced(ZSTD_customMem customMem);
+ZSTDLIB_STATIC_API ZSTD_DStream *ZSTD_createDStream_advanced(ZSTD_customMem customMem);
+
+/* ---- more parameters and estimates ---- */
+ZSTDLIB_STATIC_API size_t ZSTD_CCtx_setCParams(ZSTD_CCtx *cctx, ZSTD_compressionParameters cparams);
+ZSTDLIB_STATIC_API size_t ZSTD_CCtxParams_init_advanced(ZSTD_CCtx_params *cctxParams,
+                                                        ZSTD_parameters params);
+ZSTDLIB_STATIC_API size_t ZSTD_estimateCCtxSize_usingCParams(ZSTD_compressionParameters cParams);
+ZSTDLIB_STATIC_API size_t ZSTD_estimateCStreamSize_usingCParams(ZSTD_compressionParameters cParams);
+ZSTDLIB_STATIC_API size_t ZSTD_estimateCStreamSize_usingCCtxParams(const ZSTD_CCtx_params *params);
+ZSTDLIB_STATIC_API size_t ZSTD_estimateCDictSize(size_t dictSize, int compressionLevel);
+ZSTDLIB_STATIC_API size_t ZSTD_estimateDDictSize(size_t dictSize,
+                                                 ZSTD_dictLoadMethod_e dictLoadMethod);
 
 #ifdef __cplusplus
 }

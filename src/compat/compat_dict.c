@@ -201,15 +201,13 @@ size_t ZDICT_finalizeDictionary(void *dst, size_t cap, const void *content, size
                                 const void *samples, const size_t *sizes, unsigned nb,
                                 ZDICT_params_t p)
 {
-    /* xcodec's trainer selects its own content; finalizing given content
-     * is not built yet (see README, "what differs"). */
-    (void)dst;
-    (void)cap;
-    (void)content;
-    (void)content_size;
-    (void)samples;
-    (void)sizes;
-    (void)nb;
-    (void)p;
-    return ZC_ERROR(GENERIC);
+    /* libzstd's limits first: a dictionary of at least 256 bytes, content
+     * of at least 128. */
+    if (cap < ZDICT_DICTSIZE_MIN) return ZC_ERROR(dstSize_tooSmall);
+    if (content_size < ZDICT_CONTENTSIZE_MIN) return ZC_ERROR(dictionaryCreation_failed);
+    size_t const r =
+        xc_zstd_finalize_dictionary(dst, cap, content, content_size, samples, sizes, nb, p.dictID);
+    if (!xc_is_error(r)) return r;
+    return xc_error_code(r) == XC_ERROR_DST_TOO_SMALL ? ZC_ERROR(dstSize_tooSmall)
+                                                     : ZC_ERROR(dictionaryCreation_failed);
 }

@@ -237,3 +237,56 @@ size_t xc_zstd_train_dictionary(void *dict, size_t dict_cap, const void *samples
     free(content);
     return r;
 }
+
+/* ---- finalizing given content (libzstd's ZDICT_finalizeDictionary) ---------- */
+
+size_t xc_zstd_finalize_dictionary(void *dict_, size_t dict_cap, const void *content_,
+                                   size_t content_size, const void *samples,
+                                   const size_t *sample_sizes, unsigned nb_samples,
+                                   unsigned dict_id)
+{
+    uint8_t *const dict = (uint8_t *)dict_;
+    const uint8_t *const content = (const uint8_t *)content_;
+    size_t const bound = header_bound();
+    xc_train_samples s;
+    xc_train_stats st;
+    uint8_t head[1024];
+
+    RETURN_ERROR_IF(!dict || (!content && content_size) ||
+                        (nb_samples && (!samples || !sample_sizes)),
+                    BAD_PARAMETER);
+    RETURN_ERROR_IF(nb_samples == 0, TOO_FEW_SAMPLES);
+    RETURN_ERROR_IF(content_size < 8, SAMPLES_TOO_SMALL);
+    RETURN_ERROR_IF(dict_cap < bound + 8, DST_TOO_SMALL);
+    s.data = (const uint8_t *)samples;
+    s.sizes = sample_sizes;
+    s.nb = nb_samples;
+    s.total = 0;
+    for (unsigned i = 0; i < nb_samples; i++) {
+        RETURN_ERROR_IF(sample_sizes[i] > SIZE_MAX - s.total, BAD_PARAMETER);
+        s.total += sample_sizes[i];
+    }
+    RETURN_ERROR_IF((uint64_t)s.total >= ((uint64_t)1 << 32) - 1, BAD_PARAMETER);
+
+    /* As in training: the statistics use the end of the content that is
+     * sure to fit after the tables, and are taken before anything is
+     * written, since the content may lie inside dict (at its end, where
+     * libzstd's callers put it). */
+    size_t const stat_size = XC_MIN(content_size, dict_cap - bound);
+    memset(&st, 0, sizeof st);
+    FORWARD_IF_ERROR(xc_train_stats_collect(&st, content + content_size - stat_size, stat_size,
+                                            &s, 0, s.nb));
+    size_t const tables = write_tables(head + 8, sizeof head - 8, &st, content_size);
+    FORWARD_IF_ERROR(tables);
+    size_t const hsize = 8 + tables;
+    size_t const keep = XC_MIN(content_size, dict_cap - hsize);
+    xc_write_le32(head, XC_ZSTD_MAGIC_DICTIONARY);
+    memmove(dict + hsize, content + content_size - keep, keep);
+    memcpy(dict, head, hsize);
+    if (dict_id == 0) {
+        uint64_t const h = xc_xxh64(dict + 8, hsize - 8 + keep, 0);
+        dict_id = (uint32_t)(32768u + h % ((1u << 31) - 32768u));
+    }
+    xc_write_le32(dict + 4, dict_id);
+    return hsize + keep;
+}
