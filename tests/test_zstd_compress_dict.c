@@ -183,6 +183,44 @@ static void test_sizes_and_windows(void **state)
     free(frame);
 }
 
+/* An input that is a slice of the content, too large to attach (20 KB)
+ * after content of 30 KB: the window must reach back over the content and
+ * the input together, as libzstd's does (it writes 19 bytes).  With the
+ * window of the input alone, 32 KiB, levels 1-4 wrote 12 KB. */
+static void test_window_reaches_content(void **state)
+{
+    (void)state;
+    size_t const dn = 30000, n = 20000;
+    uint8_t *dict = zt_malloc(dn);
+    xc_rand_fill(dict, dn);
+    const uint8_t *src = dict + 5000;
+    size_t const cap = xc_zstd_compress_bound(n);
+    uint8_t *frame = zt_malloc(cap);
+    for (int level = 1; level <= 6; level++) {
+        for (int prepared = 0; prepared < 2; prepared++) {
+            xc_zstd_cctx *c = xc_zstd_cctx_new();
+            xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dn, level);
+            assert_true(c && cd);
+            assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level), 0);
+            if (prepared)
+                assert_int_equal(xc_zstd_cctx_ref_cdict(c, cd), 0);
+            else
+                assert_int_equal(xc_zstd_cctx_load_dictionary(c, dict, dn), 0);
+            size_t const f = xc_zstd_compress_cctx(c, frame, cap, src, n);
+            assert_false(xc_is_error(f));
+            if (f > 64) {
+                print_error("level %d %s: %zu bytes\n", level, prepared ? "cdict" : "loaded", f);
+                fail();
+            }
+            zt_check_dict_frame(dict, dn, frame, f, src, n, 0);
+            xc_zstd_cctx_free(c);
+            xc_zstd_cdict_free(cd);
+        }
+    }
+    free(dict);
+    free(frame);
+}
+
 /* Large inputs of known size take the level's parameters and load the
  * content into tables of their own, where the dictionary's tables (sized
  * for small inputs) would cost ratio.  Frames alternate with small ones,
@@ -481,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_formatted),
         cmocka_unit_test(test_streaming),
         cmocka_unit_test(test_sizes_and_windows),
+        cmocka_unit_test(test_window_reaches_content),
         cmocka_unit_test(test_large_inputs),
         cmocka_unit_test(test_dict_id),
         cmocka_unit_test(test_corrupt),

@@ -124,13 +124,18 @@ static xc_zstd_cparams dict_frame_params(const xc_zstd_cctx *c, const xc_zstd_cd
     }
     /* The tables are the dictionary's; the window must reach from the end
      * of the input back to the start of the content, but no further than
-     * the level would go for this input.  (Small inputs fit already.) */
+     * the level would go for content and input together (as libzstd
+     * adjusts its window to the source and dictionary sizes).  Small
+     * inputs fit already.  The level's window for the input alone would
+     * be too short: 20 KB after a 30 KB dictionary got a 32 KiB window at
+     * levels 1-4, which lost every match into the content's first half. */
     if (src_size != XC_ZSTD_SIZE_UNKNOWN &&
         (uint64_t)cd->content_size + src_size <= ((uint64_t)1 << p.window_log))
         return p;
-    unsigned w = xc_zstd_level_params(cd->level, src_size).window_log;
+    unsigned w = xc_zstd_level_params(cd->level, XC_ZSTD_SIZE_UNKNOWN).window_log;
     if (src_size != XC_ZSTD_SIZE_UNKNOWN) {
         uint64_t const span = (uint64_t)cd->content_size + src_size;
+        w = xc_zstd_level_params(cd->level, span).window_log;
         unsigned need = XC_ZSTD_WINDOW_LOG_MIN;
         while (need < XC_ZSTD_WINDOW_LOG_MAX && ((uint64_t)1 << need) < span) need++;
         w = XC_MIN(w, need);
