@@ -557,7 +557,8 @@ typedef enum {
     XC_ZSTD_C_LDM_HASH_RATE_LOG = 164, /* 0..25, 0 = window_log - ldm hash log */
     /* Workers, numbered as libzstd's ZSTD_c_* (see below).  Out-of-range
      * values are clamped into range, as libzstd does. */
-    XC_ZSTD_C_NB_WORKERS = 400,  /* 0 (default): compress in the calling thread; 1..200 */
+    XC_ZSTD_C_NB_WORKERS = 400,  /* 0 (default): compress in the calling thread;
+                                    1..256 (64 on 32-bit targets) */
     XC_ZSTD_C_JOB_SIZE = 401,    /* 0 (default): 4 windows, at least 1 MiB; else
                                     512 KiB..1 GiB (smaller values become 512 KiB) */
     XC_ZSTD_C_OVERLAP_LOG = 402  /* 0 (default): by strategy; 1 none .. 9 a whole window */
@@ -576,7 +577,7 @@ typedef enum {
  *
  * The frame depends on the input, the parameters and, when streaming, the
  * places of XC_ZSTD_E_FLUSH (each flush ends a job), but never on the
- * number of workers (1 or 200 give the same bytes) nor on the CPU: the
+ * number of workers (1 or 256 give the same bytes) nor on the CPU: the
  * same on every XC_CPUCAP tier, on x64, Arm64 and s390x.  It differs from
  * the frame of nb_workers = 0 when there is more than one job, by a little
  * ratio (the history the jobs do not see); an input of one job is

@@ -60,9 +60,10 @@ static const zc_pdesc pdesc[ZC_P_COUNT] = {
     [ZC_P_CSIZE] = {ZSTD_c_contentSizeFlag, 0, 1, R_FLAG, 1},
     [ZC_P_CHECKSUM] = {ZSTD_c_checksumFlag, 0, 1, R_FLAG, 0},
     [ZC_P_DICTID] = {ZSTD_c_dictIDFlag, 0, 1, R_FLAG, 1},
-    [ZC_P_WORKERS] = {ZSTD_c_nbWorkers, 0, 0, R_ONLY_ZERO, 0},
-    [ZC_P_JOBSIZE] = {ZSTD_c_jobSize, 0, 0, R_ONLY_ZERO, 0},
-    [ZC_P_OVERLAP] = {ZSTD_c_overlapLog, 0, 0, R_ONLY_ZERO, 0},
+    /* The library's workers, with a multithreaded libzstd's bounds (64-bit). */
+    [ZC_P_WORKERS] = {ZSTD_c_nbWorkers, 0, 256, R_CLAMP, 0},
+    [ZC_P_JOBSIZE] = {ZSTD_c_jobSize, 0, 1 << 30, R_CLAMP, 0},
+    [ZC_P_OVERLAP] = {ZSTD_c_overlapLog, 0, 9, R_CLAMP, 0},
     [ZC_P_RSYNC] = {ZSTD_c_rsyncable, 0, 0, R_ONLY_ZERO, 0},
     [ZC_P_FORMAT] = {ZSTD_c_format, 0, 0, R_ONLY_ZERO, 0},
     [ZC_P_FORCEMAXW] = {ZSTD_c_forceMaxWindow, 0, 1, R_FLAG, 0},
@@ -210,6 +211,8 @@ size_t zc_params_apply(xc_zstd_cctx *x, const ZSTD_CCtx_params *p)
         {ZC_P_LDM, XC_ZSTD_C_LONG_DISTANCE}, {ZC_P_LDM_HLOG, XC_ZSTD_C_LDM_HASH_LOG},
         {ZC_P_LDM_MML, XC_ZSTD_C_LDM_MIN_MATCH}, {ZC_P_LDM_BLOG, XC_ZSTD_C_LDM_BUCKET_LOG},
         {ZC_P_LDM_HRLOG, XC_ZSTD_C_LDM_HASH_RATE_LOG}, {ZC_P_SPLIT, XC_ZSTD_C_BLOCK_SPLITTER},
+        {ZC_P_WORKERS, XC_ZSTD_C_NB_WORKERS}, {ZC_P_JOBSIZE, XC_ZSTD_C_JOB_SIZE},
+        {ZC_P_OVERLAP, XC_ZSTD_C_OVERLAP_LOG},
     };
     size_t r = xc_zstd_cctx_set(x, XC_ZSTD_C_LEVEL, zc_level(p->v[ZC_P_LEVEL]));
     if (xc_is_error(r)) return zc_err(r);

@@ -250,7 +250,9 @@ static void parameters(const api *S, const api *X)
         {ZSTD_c_contentSizeFlag, 0}, {ZSTD_c_contentSizeFlag, 7}, {ZSTD_c_checksumFlag, 1},
         {ZSTD_c_dictIDFlag, 0}, {ZSTD_c_enableLongDistanceMatching, 1},
         {ZSTD_c_enableLongDistanceMatching, 3}, {ZSTD_c_ldmHashLog, 20},
-        {ZSTD_c_ldmMinMatch, 3}, {ZSTD_c_nbWorkers, 0}, {(ZSTD_cParameter)999, 1},
+        {ZSTD_c_ldmMinMatch, 3}, {ZSTD_c_nbWorkers, 0}, {ZSTD_c_nbWorkers, 2},
+        {ZSTD_c_nbWorkers, 500}, {ZSTD_c_overlapLog, 12}, {ZSTD_c_overlapLog, 6},
+        {ZSTD_c_jobSize, 1 << 21}, {(ZSTD_cParameter)999, 1},
         {(ZSTD_cParameter)0, 0},
     };
     ZSTD_CCtx *cs = S->createCCtx(), *cx = X->createCCtx();
@@ -264,9 +266,8 @@ static void parameters(const api *S, const api *X)
                   X->CCtx_getParameter(cx, sets[i].p, &vx), S, X);
         CHECK(vs == vx, "%s then getParameter: %d vs %d", what, vs, vx);
         ZSTD_bounds const bs = S->cParam_getBounds(sets[i].p), bx = X->cParam_getBounds(sets[i].p);
-        /* Bounds: nbWorkers differs (Debian's libzstd has threads). */
-        if (sets[i].p != ZSTD_c_nbWorkers)
-            CHECK(S->isError(bs.error) == X->isError(bx.error) && bs.lowerBound == bx.lowerBound &&
+        /* Bounds: the workers' as Debian's (multithreaded) libzstd's. */
+        CHECK(S->isError(bs.error) == X->isError(bx.error) && bs.lowerBound == bx.lowerBound &&
                       bs.upperBound == bx.upperBound,
                   "bounds of %d: [%d, %d] vs [%d, %d]", (int)sets[i].p, bs.lowerBound,
                   bs.upperBound, bx.lowerBound, bx.upperBound);

@@ -210,5 +210,13 @@ if hasattr(zstd.ZstdCompressor, "multi_compress_to_buffer"):
     back = zstd.ZstdDecompressor().multi_decompress_to_buffer(coll, threads=0)
     check([bytes(b) for b in back] == records[:20], "multi_*_to_buffer")
 
+# threads= (libzstd's nbWorkers): the library's workers, the same frame for
+# any count, decoded by the one-shot and the streaming decompressor.
+big = corpus(3 << 20, 77)
+mt = [zstd.ZstdCompressor(level=3, threads=t).compress(big) for t in (1, 2, 4)]
+check(mt[0] == mt[1] == mt[2], "threads=1, 2, 4 write the same frame")
+check(zstd.ZstdDecompressor().decompress(mt[1]) == big, "threads=2 round trip")
+check(zstd.get_frame_parameters(mt[1]).content_size == len(big), "threads=2 content size")
+
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)

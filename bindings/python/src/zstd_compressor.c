@@ -51,7 +51,7 @@ static const struct param {
     {XC_ZSTD_C_CHECKSUM, "checksum_flag", 0, 1},
     {XC_ZSTD_C_DICT_ID, "dict_id_flag", 0, 1},
     /* The library's workers (threads), with libzstd's bounds. */
-    {XC_ZSTD_C_NB_WORKERS, "nb_workers", 0, 200},
+    {XC_ZSTD_C_NB_WORKERS, "nb_workers", 0, 256},
     {XC_ZSTD_C_JOB_SIZE, "job_size", 0, 1 << 30},
     {XC_ZSTD_C_OVERLAP_LOG, "overlap_log", 0, 9},
 };
@@ -240,7 +240,7 @@ static PyObject *compressor_new(PyTypeObject *type, PyObject *args, PyObject *kw
         if (n < 0) {
             n = sysconf(_SC_NPROCESSORS_ONLN);
             if (n < 1) n = 1;
-            if (n > 200) n = 200;
+            if (n > 256) n = 256;
         }
         if (set_option(self, XC_ZSTD_C_NB_WORKERS, n) < 0) {
             Py_DECREF(self);

@@ -173,7 +173,7 @@ class OneShot(unittest.TestCase):
             self.assertLessEqual(lo, hi, p)
         self.assertEqual(CompressionParameter.window_log.bounds(), (10, 31))
         self.assertEqual(DecompressionParameter.window_log_max.bounds(), (10, 31))
-        self.assertEqual(CompressionParameter.nb_workers.bounds(), (0, 200))
+        self.assertEqual(CompressionParameter.nb_workers.bounds(), (0, 256))
         self.assertEqual(list(Strategy), sorted(Strategy))
         self.assertEqual(Strategy.btultra2, 9)
 

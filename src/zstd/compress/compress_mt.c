@@ -44,7 +44,7 @@
 #include "zstd/dict/cdict.h"
 
 /* libzstd's bounds (zstdmt_compress.h, zstd.h). */
-#define MT_WORKERS_MAX 200
+#define MT_WORKERS_MAX ((int)(sizeof(void *) == 4 ? 64 : 256)) /* ZSTDMT_NBWORKERS_MAX */
 #define MT_JOB_SIZE_MIN ((size_t)512 << 10)
 #define MT_JOB_LOG_MAX (sizeof(size_t) == 4 ? 29u : 30u)
 #define MT_JOB_SIZE_MAX ((size_t)1 << MT_JOB_LOG_MAX)
