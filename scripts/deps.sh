@@ -11,7 +11,11 @@
 set -eu
 what=${1:-build}
 
-base="cmake make gcc g++ pkg-config python3 bsdutils zstd bzip2 libzstd-dev libxxhash-dev libcpu-features-dev libcmocka-dev libbenchmark-dev libisal-dev"
+base="cmake make gcc g++ pkg-config python3 bsdutils zstd bzip2 libzstd-dev libxxhash-dev libcpu-features-dev libcmocka-dev libbenchmark-dev libisal-dev zlib1g-dev"
+# zlib1g-dev: deflate makes the "zlib" class of the generated benchmark corpus
+# (programs/corpus_gen_binary.c), data compressed as gzip files and PNGs are.
+# Not for the cross builds: Debian 12 has no installable zlib1g-dev:s390x
+# beside the amd64 security update, and the class is optional.
 # The Python package (bindings/python): python3-dev for the extension's
 # headers, python3-venv for the fresh venv its test installs into,
 # python3-setuptools and python3-wheel for pip to build it without a package
