@@ -31,21 +31,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench.h"
+#include "bench_peer.h"
 #include "corpus.h"
+#include "corpus_gen.h"
 #include "xcodec.h"
-
-#ifdef XC_HAVE_LIBZSTD
-/* ZSTD_estimateCCtxSize() is in the "static linking only" part of zstd.h,
- * though the shared library exports it. */
-#  define ZSTD_STATIC_LINKING_ONLY
-#  include <zstd.h>
-#endif
 
 static const int g_default_levels[] = {-1, 1, 3, 9, 19};
 /* What the benchmark report (bench/report) runs: the levels of both
  * encoder issues, each strategy of libzstd's table at least once. */
+/* What --classes runs by default: the levels issue 15's table is read at. */
+static const int g_class_levels[] = {-7, -1, 1, 3, 5, 9, 12, 19};
 static const int g_full_levels[] = {-5, -1, 1, 3, 5, 6, 7, 9, 12, 13, 15, 16, 18, 19, 22};
 #define XC_MAX_LEVELS 64
 #define XC_ULTRA_MAX_BYTES ((size_t)1 << 20)
@@ -67,6 +65,7 @@ struct zctx {
     xc_zstd_cctx *xc;
     xc_zstd_dctx *xd;
 #ifdef XC_HAVE_LIBZSTD
+    const struct xc_zpeer *zp;
     ZSTD_CCtx *zc;
     ZSTD_DCtx *zd;
 #endif
@@ -88,13 +87,13 @@ static int op_dec_xc(void *p)
 static int op_comp_zstd(void *p)
 {
     struct zctx *c = p;
-    return ZSTD_isError(ZSTD_compressCCtx(c->zc, c->dst, c->dst_cap, c->src, c->n, c->level));
+    return c->zp->isError(c->zp->compressCCtx(c->zc, c->dst, c->dst_cap, c->src, c->n, c->level));
 }
 
 static int op_dec_zstd(void *p)
 {
     struct zctx *c = p;
-    return ZSTD_decompressDCtx(c->zd, c->out, c->n + 1, c->frame, c->frame_size) != c->n;
+    return c->zp->decompressDCtx(c->zd, c->out, c->n + 1, c->frame, c->frame_size) != c->n;
 }
 #endif
 
@@ -117,10 +116,10 @@ static const char *check_level(struct zctx *c, uint8_t *xframe, struct zrow *row
     c->frame = xframe;
     c->frame_size = row->xc_size;
 #ifdef XC_HAVE_LIBZSTD
-    r = ZSTD_decompressDCtx(c->zd, c->out, c->n + 1, xframe, row->xc_size);
+    r = c->zp->decompressDCtx(c->zd, c->out, c->n + 1, xframe, row->xc_size);
     if (r != c->n || memcmp(c->out, c->src, c->n) != 0) return "libzstd cannot decode xcodec's frame";
-    r = ZSTD_compressCCtx(c->zc, c->dst, c->dst_cap, c->src, c->n, c->level);
-    if (ZSTD_isError(r)) return "libzstd failed to compress";
+    r = c->zp->compressCCtx(c->zc, c->dst, c->dst_cap, c->src, c->n, c->level);
+    if (c->zp->isError(r)) return "libzstd failed to compress";
     row->zs_size = r;
     r = xc_zstd_decompress_dctx(c->xd, c->out, c->n + 1, c->dst, row->zs_size);
     if (r != c->n || memcmp(c->out, c->src, c->n) != 0)
@@ -177,8 +176,9 @@ static void print_row(const struct xc_bench_cfg *cfg, const struct xc_sample *s,
     fflush(stdout);
 }
 
-static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *samples,
-                      size_t count, const int *levels, size_t nlevels)
+static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_zpeer *zp,
+                      const struct xc_sample *samples, size_t count, const int *levels,
+                      size_t nlevels)
 {
     int ok = 1, first = 1;
     struct zctx c;
@@ -187,9 +187,12 @@ static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *sa
     c.xd = xc_zstd_dctx_new();
     int have = c.xc && c.xd;
 #ifdef XC_HAVE_LIBZSTD
-    c.zc = ZSTD_createCCtx();
-    c.zd = ZSTD_createDCtx();
+    c.zp = zp;
+    c.zc = zp->createCCtx();
+    c.zd = zp->createDCtx();
     have = have && c.zc && c.zd;
+#else
+    (void)zp;
 #endif
     if (cfg->json) {
         printf("  \"zstd\": [\n");
@@ -207,7 +210,7 @@ static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *sa
         c.n = s->size;
         c.dst_cap = xc_is_error(bound) ? 0 : bound;
 #ifdef XC_HAVE_LIBZSTD
-        if (ZSTD_compressBound(s->size) > c.dst_cap) c.dst_cap = ZSTD_compressBound(s->size);
+        if (zp->compressBound(s->size) > c.dst_cap) c.dst_cap = zp->compressBound(s->size);
 #endif
         c.dst = malloc(c.dst_cap ? c.dst_cap : 1);
         uint8_t *xframe = malloc(c.dst_cap ? c.dst_cap : 1);
@@ -254,16 +257,20 @@ static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_sample *sa
     xc_zstd_cctx_free(c.xc);
     xc_zstd_dctx_free(c.xd);
 #ifdef XC_HAVE_LIBZSTD
-    ZSTD_freeCCtx(c.zc);
-    ZSTD_freeDCtx(c.zd);
+    zp->freeCCtx(c.zc);
+    zp->freeDCtx(c.zd);
 #endif
     return ok;
 }
 
 /* The encoder context's size at each level, for an input of unknown size
  * (the largest window the level allows), as both libraries estimate it. */
-static void bench_memory(const struct xc_bench_cfg *cfg, const int *levels, size_t nlevels)
+static void bench_memory(const struct xc_bench_cfg *cfg, const struct xc_zpeer *zp,
+                         const int *levels, size_t nlevels)
 {
+#ifndef XC_HAVE_LIBZSTD
+    (void)zp;
+#endif
     if (cfg->json)
         printf("  \"memory\": [\n");
     else
@@ -273,8 +280,8 @@ static void bench_memory(const struct xc_bench_cfg *cfg, const int *levels, size
         size_t xm = xc_zstd_estimate_cctx_size(levels[l]);
         size_t zm = 0;
 #ifdef XC_HAVE_LIBZSTD
-        zm = ZSTD_estimateCCtxSize(levels[l]);
-        if (ZSTD_isError(zm)) zm = 0;
+        zm = zp->estimateCCtxSize(levels[l]);
+        if (zp->isError(zm)) zm = 0;
 #endif
         if (xc_is_error(xm)) xm = 0;
         if (cfg->json) {
@@ -357,22 +364,19 @@ static uint8_t *load(const char *path, size_t *size)
     return d;
 }
 
-static void header(const struct xc_bench_cfg *cfg, int corpus)
+static void header(const struct xc_bench_cfg *cfg, const struct xc_zpeer *zp, int corpus)
 {
     static const char *const kernels[] = {"crc32c", "inet", "zstd_decode", "zstd_encode"};
-#ifdef XC_HAVE_LIBZSTD
-    const char *zver = ZSTD_versionString();
-#else
-    const char *zver = NULL;
-#endif
     if (!cfg->json) {
-        if (corpus)
+        if (corpus == 1)
             printf("input: the built-in corpus (4 generated files of 1 MiB: text, json, source, "
                    "binary)\n");
         printf("xcodec %s: %s\n", xc_version_string(), xc_cpucap_describe());
         printf("kernels:");
         for (size_t i = 0; i < 4; i++) printf(" %s=%s", kernels[i], xc_impl_name(kernels[i]));
-        printf("\npeer: libzstd %s\n", zver ? zver : "not found at build time");
+        printf("\npeer: libzstd %s", zp->version ? zp->version : "not found at build time");
+        if (zp->path) printf(" (XC_BENCH_LIBZSTD=%s)", zp->path);
+        printf("\n");
         return;
     }
     printf("{\n  \"xcodec\": \"%s\",\n  \"cpucap\": ", xc_version_string());
@@ -385,19 +389,131 @@ static void header(const struct xc_bench_cfg *cfg, int corpus)
         xc_json_string(stdout, xc_impl_name(kernels[i]));
     }
     printf("},\n  \"libzstd\": ");
-    if (zver) xc_json_string(stdout, zver);
+    if (zp->version) xc_json_string(stdout, zp->version);
     else printf("null");
-    printf(",\n  \"input\": \"%s\",\n", corpus ? "built-in corpus" : "files");
+    printf(",\n  \"libzstd_path\": ");
+    if (zp->path) xc_json_string(stdout, zp->path);
+    else printf("null");
+    printf(",\n  \"input\": \"%s\",\n",
+           corpus == 2 ? "classes" : corpus ? "built-in corpus" : "files");
     printf("  \"rounds\": %d,\n", cfg->rounds);
+}
+
+/* A size such as 4096, 64K, 64KiB, 1M or 1MiB; 0 when it is not one. */
+static size_t parse_size(const char *arg)
+{
+    char *end;
+    unsigned long long v = strtoull(arg, &end, 10);
+    if (end == arg) return 0;
+    if (*end == 'K' || *end == 'k') v <<= 10, end++;
+    else if (*end == 'M' || *end == 'm') v <<= 20, end++;
+    if (strcmp(end, "iB") == 0 || strcmp(end, "B") == 0) end += strlen(end);
+    return *end ? 0 : (size_t)v;
+}
+
+/* The classes of --classes=LIST into sel (one flag per class); 0, or -1
+ * after printing why. */
+static int parse_classes(const char *list, unsigned char *sel)
+{
+    char name[64];
+    while (*list) {
+        size_t n = strcspn(list, ",");
+        int k = -1;
+        if (n < sizeof name) {
+            memcpy(name, list, n);
+            name[n] = '\0';
+            k = xc_corpus_class_find(name);
+        }
+        if (k < 0) {
+            fprintf(stderr, "xcodec bench: unknown class in --classes '%s'; the classes:", list);
+            for (size_t i = 0; i < xc_corpus_class_count(); i++)
+                fprintf(stderr, " %s", xc_corpus_class_name(i));
+            fprintf(stderr, "\n");
+            return -1;
+        }
+        sel[k] = 1;
+        list += n + (list[n] == ',');
+    }
+    return 0;
+}
+
+/* The record sizes of --records=LIST ("none" for none); their count, or
+ * -1 after printing why. */
+static long parse_records(const char *list, size_t *out, size_t cap)
+{
+    size_t n = 0;
+    if (strcmp(list, "none") == 0) return 0;
+    while (*list) {
+        char item[32];
+        size_t len = strcspn(list, ",");
+        size_t v = 0;
+        if (len < sizeof item) {
+            memcpy(item, list, len);
+            item[len] = '\0';
+            v = parse_size(item);
+        }
+        if (v < XC_CORPUS_MIN_BYTES || v > ((size_t)64 << 10) || n == cap) {
+            fprintf(stderr, "xcodec bench: bad --records '%s' (sizes of 64 B to 64 KiB, such as "
+                    "256,4K,64K, or none)\n", list);
+            return -1;
+        }
+        out[n++] = v;
+        list += len + (list[len] == ',');
+    }
+    return (long)n;
+}
+
+/* The shared data folder: $XC_BENCH_DATA ("none" hides it), else the one
+ * beside the project; NULL when it has no corpus/. */
+static const char *shared_data(void)
+{
+    const char *d = getenv("XC_BENCH_DATA");
+#ifdef XC_BENCH_DATA_DEFAULT
+    if (!d || !*d) d = XC_BENCH_DATA_DEFAULT;
+#endif
+    if (!d || !*d || strcmp(d, "none") == 0) return NULL;
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/corpus", d);
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? d : NULL;
+}
+
+static void usage(void)
+{
+    printf("usage: xcodec bench [--json] [--quick] [--rounds=N] [--levels full|default|L,L,...] "
+           "[FILE...]\n"
+           "       xcodec bench --classes[=C,C,...] [--size=N] [--records=R,R,...|none] "
+           "[--no-dict]\n"
+           "                    [--no-whole] [--json] [--quick] [--rounds=N] [--levels ...]\n"
+           "xcodec beside libzstd (by default levels %d, %d, %d, %d, %d; levels above 19\n"
+           "only on inputs up to 1 MiB) and the checksums beside ISA-L and DPDK (or the plain\n"
+           "loop without DPDK), on FILEs or a built-in corpus of 4 x 1 MiB.\n"
+           "--classes: the generated corpus by class instead (all classes, or those named:",
+           g_default_levels[0], g_default_levels[1], g_default_levels[2], g_default_levels[3],
+           g_default_levels[4]);
+    for (size_t i = 0; i < xc_corpus_class_count(); i++) printf(" %s", xc_corpus_class_name(i));
+    printf("),\n  by default at levels -7, -1, 1, 3, 5, 9, 12, 19: each class as one input of "
+           "--size\n  bytes (64 B to 64 MiB; default 1 MiB, the mixed class 4 MiB), then as "
+           "about 1 MiB of\n  records of each --records size (default 256,4K), one frame each "
+           "with a reused\n  context, and again with a dictionary trained on other records "
+           "(the same bytes\n  for both libraries); files of ../shared/data/corpus too when "
+           "present\n  ($XC_BENCH_DATA, or none).  Medians of --rounds (default 5).\n"
+           "XC_BENCH_LIBZSTD=/path/to/libzstd.so.1 measures that libzstd instead of the linked "
+           "one.\n");
 }
 
 int xc_cli_bench(int argc, char **argv)
 {
-    struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0, NULL, 0};
+    struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0, NULL, 0, 0};
     struct xc_sample samples[64];
     int levels[XC_MAX_LEVELS];
     size_t count = 0, nlevels = sizeof g_default_levels / sizeof g_default_levels[0];
-    int rc = XC_EXIT_OK;
+    int rc = XC_EXIT_OK, classes = 0, levels_given = 0;
+    unsigned char selected[64] = {0};
+    size_t records[16] = {256, 4096};
+    struct xc_classes_opts copts = {NULL, 1, 0, records, 2, 1, NULL, 0, NULL};
+    struct xc_zpeer zp;
+    memset(&zp, 0, sizeof zp);
     memcpy(levels, g_default_levels, sizeof g_default_levels);
     for (int i = 0; i < argc; i++) {
         const char *lv = NULL;
@@ -413,6 +529,7 @@ int xc_cli_bench(int argc, char **argv)
         }
         if (lv) {
             nlevels = parse_levels(lv, levels);
+            levels_given = 1;
             if (nlevels == 0) {
                 rc = XC_EXIT_USAGE;
                 goto done;
@@ -421,16 +538,47 @@ int xc_cli_bench(int argc, char **argv)
             cfg.rounds = 2;
             cfg.round_s = 0.02;
             cfg.max_pair_s = 0.5;
+        } else if (strncmp(argv[i], "--rounds=", 9) == 0) {
+            cfg.rounds = atoi(argv[i] + 9);
+            if (cfg.rounds < 1 || cfg.rounds > 64) {
+                fprintf(stderr, "xcodec bench: --rounds takes 1 to 64\n");
+                rc = XC_EXIT_USAGE;
+                goto done;
+            }
+            /* More rounds are asked for so that each counts. */
+            cfg.max_pair_s = 1.5 * cfg.rounds / 5;
+        } else if (strcmp(argv[i], "--classes") == 0) {
+            classes = 1;
+        } else if (strncmp(argv[i], "--classes=", 10) == 0) {
+            classes = 1;
+            if (parse_classes(argv[i] + 10, selected) != 0) {
+                rc = XC_EXIT_USAGE;
+                goto done;
+            }
+            copts.selected = selected;
+        } else if (strncmp(argv[i], "--size=", 7) == 0) {
+            copts.size = parse_size(argv[i] + 7);
+            if (copts.size < XC_CORPUS_MIN_BYTES || copts.size > XC_CORPUS_MAX_BYTES) {
+                fprintf(stderr, "xcodec bench: bad --size '%s' (64 B to 64 MiB, such as 4096, "
+                        "64K, 1M)\n", argv[i] + 7);
+                rc = XC_EXIT_USAGE;
+                goto done;
+            }
+        } else if (strncmp(argv[i], "--records=", 10) == 0) {
+            long n = parse_records(argv[i] + 10, records, sizeof records / sizeof records[0]);
+            if (n < 0) {
+                rc = XC_EXIT_USAGE;
+                goto done;
+            }
+            copts.nrecords = (size_t)n;
+        } else if (strcmp(argv[i], "--no-dict") == 0) {
+            copts.dict = 0;
+        } else if (strcmp(argv[i], "--no-whole") == 0) {
+            copts.whole = 0;
         } else if (strcmp(argv[i], "--json") == 0) {
             cfg.json = 1;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: xcodec bench [--json] [--quick] [--levels full|default|L,L,...] "
-                   "[FILE...]\n"
-                   "xcodec beside libzstd (by default levels %d, %d, %d, %d, %d; levels above 19\n"
-                   "only on inputs up to 1 MiB) and the checksums beside ISA-L and DPDK (or the plain\n"
-                   "loop without DPDK), on FILEs or a built-in corpus of 4 x 1 MiB.\n",
-                   g_default_levels[0], g_default_levels[1], g_default_levels[2],
-                   g_default_levels[3], g_default_levels[4]);
+            usage();
             return XC_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             fprintf(stderr, "xcodec bench: unknown option '%s'\n", argv[i]);
@@ -454,21 +602,51 @@ int xc_cli_bench(int argc, char **argv)
             count++;
         }
     }
-    int corpus = count == 0;
-    if (corpus) {
-        count = xc_default_corpus(samples, 1 << 20);
-        if (count == 0) {
-            fprintf(stderr, "xcodec bench: out of memory\n");
-            return XC_EXIT_ERROR;
-        }
+    if (classes && count) {
+        fprintf(stderr, "xcodec bench: --classes takes no files\n");
+        rc = XC_EXIT_USAGE;
+        goto done;
     }
-    header(&cfg, corpus);
-    bench_memory(&cfg, levels, nlevels);
-    int ok = bench_zstd(&cfg, samples, count, levels, nlevels);
-    if (xc_bench_sums(&cfg) != 0) ok = 0;
+#ifdef XC_HAVE_LIBZSTD
+    if (xc_zpeer_open(&zp) != 0) {
+        rc = XC_EXIT_ERROR;
+        goto done;
+    }
+#endif
+    int ok = 1;
+    if (classes) {
+        if (!levels_given) {
+            nlevels = sizeof g_class_levels / sizeof g_class_levels[0];
+            memcpy(levels, g_class_levels, sizeof g_class_levels);
+        }
+        cfg.median = 1;
+        copts.levels = levels;
+        copts.nlevels = nlevels;
+        copts.data_dir = shared_data();
+        header(&cfg, &zp, 2);
+        bench_memory(&cfg, &zp, levels, nlevels);
+        ok = xc_bench_classes(&cfg, &zp, &copts) == 0;
+    } else {
+        int corpus = count == 0;
+        if (corpus) {
+            count = xc_default_corpus(samples, 1 << 20);
+            if (count == 0) {
+                fprintf(stderr, "xcodec bench: out of memory\n");
+                rc = XC_EXIT_ERROR;
+                goto done;
+            }
+        }
+        header(&cfg, &zp, corpus);
+        bench_memory(&cfg, &zp, levels, nlevels);
+        ok = bench_zstd(&cfg, &zp, samples, count, levels, nlevels);
+        if (xc_bench_sums(&cfg) != 0) ok = 0;
+    }
     if (cfg.json) printf("  \"ok\": %s\n}\n", ok ? "true" : "false");
     if (!ok) rc = XC_EXIT_ERROR;
 done:
     for (size_t i = 0; i < count; i++) free(samples[i].data);
+#ifdef XC_HAVE_LIBZSTD
+    if (zp.version) xc_zpeer_close(&zp);
+#endif
     return rc;
 }

@@ -19,10 +19,12 @@ struct xc_bench_cfg {
     int json;
     const char *sums_only; /* the checksum part: "crc32c" or "inet" alone (NULL: both) */
     size_t sums_max;       /* the checksum part: sizes up to this many bytes (0: all) */
+    int median;            /* the median of the rounds instead of the best */
 };
 
 /* Seconds per call of each of the n operations ops[i](ctxs[i]) (an op may be
- * NULL: its time is then 0), the best of the configured rounds, taking the
+ * NULL: its time is then 0; n at most 8), the best of the configured rounds
+ * (their median with cfg->median; at most 64 rounds), taking the
  * operations in turn within every round so that a noisy neighbour slows all
  * of them alike.  A failed operation gives -1. */
 void xc_bench_run(const struct xc_bench_cfg *cfg, size_t n, const xc_bench_op *ops,
@@ -59,6 +61,26 @@ struct xc_sum_ctx {
  * (programs/peer_dpdk.c). */
 int xc_bench_op_inet_dpdk(void *ctx);
 #endif
+
+/* The class part (bench_classes.c), `xcodec bench --classes`: the
+ * generated corpus by class beside libzstd (bench_peer.h). */
+struct xc_zpeer;
+struct xc_classes_opts {
+    const unsigned char *selected; /* per class (corpus_gen.h): 1 to run; NULL: all */
+    int whole;                     /* the whole inputs, --size bytes each */
+    size_t size;                   /* 0: 1 MiB, and 4 MiB for the mixed class */
+    const size_t *records;         /* record sizes of the many-frames mode */
+    size_t nrecords;
+    int dict;                      /* the records again with a dictionary */
+    const int *levels;
+    size_t nlevels;
+    const char *data_dir;          /* the shared data folder, or NULL */
+};
+
+/* Tables (or the JSON members "classes" and "classes_worst") of every
+ * class, mode and level; returns 0, or -1 when a cell failed. */
+int xc_bench_classes(const struct xc_bench_cfg *cfg, const struct xc_zpeer *zp,
+                     const struct xc_classes_opts *o);
 
 /* Prints s as a JSON string, quotes included. */
 void xc_json_string(FILE *f, const char *s);

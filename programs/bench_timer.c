@@ -16,13 +16,32 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The median of n values, which it sorts (n is a few rounds). */
+static double median(double *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = i; j > 0 && v[j - 1] > v[j]; j--) {
+            double t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define XC_MAX_OPS 8
+#define XC_MAX_ROUNDS 64
+
 void xc_bench_run(const struct xc_bench_cfg *cfg, size_t n, const xc_bench_op *ops,
                   void *const *ctxs, double *times)
 {
+    double per_round[XC_MAX_OPS][XC_MAX_ROUNDS];
+    int rounds = 0;
+    if (n > XC_MAX_OPS) n = XC_MAX_OPS;
     for (size_t e = 0; e < n; e++) times[e] = 1e30;
     double start = now_s();
-    for (int r = 0; r < cfg->rounds; r++) {
+    for (int r = 0; r < cfg->rounds && r < XC_MAX_ROUNDS; r++) {
         for (size_t e = 0; e < n; e++) {
+            per_round[e][r] = 0;
             if (!ops[e] || times[e] < 0) continue;
             /* Calls go in batches between clock reads, the batch doubling
              * while it is short, so that reading the clock (tens of
@@ -40,14 +59,18 @@ void xc_bench_run(const struct xc_bench_cfg *cfg, size_t n, const xc_bench_op *o
                 t = now_s() - t0;
                 if (t < cfg->round_s / 16) batch *= 2;
             } while (t < cfg->round_s && times[e] >= 0);
+            per_round[e][r] = t / (double)iters;
             if (times[e] >= 0 && t / (double)iters < times[e]) times[e] = t / (double)iters;
         }
+        rounds = r + 1;
         /* Slow operations (libzstd's level 19 takes a second per megabyte
          * or so) get fewer rounds, so the whole run stays short. */
         if (now_s() - start > cfg->max_pair_s) break;
     }
-    for (size_t e = 0; e < n; e++)
+    for (size_t e = 0; e < n; e++) {
         if (!ops[e]) times[e] = 0;
+        else if (cfg->median && times[e] >= 0) times[e] = median(per_round[e], rounds);
+    }
 }
 
 void xc_bench_pair(const struct xc_bench_cfg *cfg, xc_bench_op a, void *ca, xc_bench_op b,

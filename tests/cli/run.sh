@@ -400,6 +400,20 @@ interrupt_test() {
     check "no output after SIG$sig" test ! -e intdir/out.zst
     check "no temporary file after SIG$sig" sh -c '[ -z "$(ls -A intdir)" ]'
 }
+# xcodec bench --classes: a tiny run of two classes in all three modes
+# (whole, records, dictionary), checked in both decoders; bad options.
+status 0 "bench --classes runs" env XC_BENCH_DATA=none "$XC" bench --classes=runs,json \
+    --size=64K --records=1K --levels=1 --rounds=1 --json
+check "bench --classes: every mode of both classes" sh -c \
+    '[ "$(grep -c "\"class\": \"\(runs\|json\)\"" out)" -eq 6 ] && grep -q "\"ok\": true" out'
+status 2 "bench --classes: unknown class" "$XC" bench --classes=nope
+status 2 "bench --classes: bad size" "$XC" bench --classes --size=12Q
+status 2 "bench --classes: bad record size" "$XC" bench --classes --records=32
+echo data >bench.in
+status 2 "bench --classes: no files" "$XC" bench --classes bench.in
+status 1 "bench: XC_BENCH_LIBZSTD that does not load" env XC_BENCH_LIBZSTD=/nonexistent/libzstd.so.1 \
+    "$XC" bench --classes=text --size=4K --records=none --levels=1 --rounds=1
+
 if env --default-signal=INT true 2>/dev/null; then
     interrupt_test INT 130 "env --default-signal=INT"
 else
