@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // The corpus shared by the zstd benchmarks: which files of the shared data
-// folder they run on, how those are found, and the thread CPU clock both
+// folder they run on, how those are found, the generated classes
+// (programs/corpus_gen.h) that join them, and the thread CPU clock both
 // use to time engines in alternating batches.
 #ifndef XC_BENCH_CORPUS_H
 #define XC_BENCH_CORPUS_H
@@ -15,13 +16,15 @@
 #include <time.h>
 #include <vector>
 
+#include "corpus_gen.h"
+
 namespace xc_bench {
 
 struct Source {
     std::string name;  // benchmark name part
     std::string path;  // file to read, empty for generated data
     bool bzip2 = false;
-    int generated = -1;  // generator kind when path is empty
+    int generated = -1;  // corpus_gen.h class when path is empty
 };
 
 inline std::string data_dir()
@@ -98,15 +101,31 @@ inline std::vector<Source> corpus()
         s.path = root + "/json-records/github";
         out.push_back(s);
     }
-    if (out.empty()) {
-        const char *kinds[] = {"gen-text", "gen-source", "gen-binary", "gen-json"};
-        for (int k = 0; k < 4; k++) {
-            Source s;
-            s.name = kinds[k];
-            s.generated = k;
-            out.push_back(s);
-        }
+    // The generated classes, always: they need no data folder, and they
+    // hold what the files lack (incompressible data, runs, far repeats).
+    for (size_t k = 0; k < xc_corpus_class_count(); k++) {
+        if (!xc_corpus_class_available(k)) continue;
+        Source s;
+        s.name = std::string("class-") + xc_corpus_class_name(k);
+        s.generated = int(k);
+        out.push_back(s);
     }
+    return out;
+}
+
+// A generated class's input: XC_BENCH_CLASS_MB MiB (default 1; the mixed
+// class at least 4, for its repeats more than 1 MiB back), seed 1, as
+// `xcodec bench --classes` makes it.
+inline std::string generated(const Source &s)
+{
+    const char *m = std::getenv("XC_BENCH_CLASS_MB");
+    long mb = m && *m ? std::strtol(m, nullptr, 10) : 1;
+    size_t n = size_t(mb > 0 && mb <= 64 ? mb : 1) << 20;
+    if (std::string(xc_corpus_class_name(size_t(s.generated))) == "mixed" && n < (size_t(4) << 20))
+        n = size_t(4) << 20;
+    std::string out(n, '\0');
+    if (xc_corpus_generate(size_t(s.generated), 1, reinterpret_cast<uint8_t *>(&out[0]), n) != 0)
+        out.clear();
     return out;
 }
 

@@ -25,8 +25,9 @@
 // The corpus: $XC_BENCH_DATA (default: the shared data folder) under
 // corpus/, the same selection as bench_zstd_decode.cc (canterbury, calgary,
 // snappy-testdata, silesia unpacked with `bzip2 -dc`, json-records
-// concatenated), each file cut to XC_BENCH_ZSTD_MAX_MB (default 8).  Without
-// it, a seeded generated set stands in.  Every frame is checked to decode
+// concatenated), each file cut to XC_BENCH_ZSTD_MAX_MB (default 8), and
+// always the generated classes of programs/corpus_gen.h (class-text ...
+// class-mixed, XC_BENCH_CLASS_MB MiB each, default 1).  Every frame is checked to decode
 // (with libzstd) before timing.
 //
 //   xcodec_bench --benchmark_filter=BM_compress_vs --benchmark_repetitions=3
@@ -69,52 +70,6 @@ const size_t kPiece = size_t(128) << 10;
 // ---- the corpus -------------------------------------------------------------
 
 
-// A seeded stand-in for the corpus: text, source, binary records, JSON.
-std::string generate(int kind, size_t size)
-{
-    static const char *const words[] = {"the",   "of",    "and",    "to",      "in",
-                                        "is",    "that",  "for",    "it",      "with",
-                                        "frame", "block", "offset", "literal", "window"};
-    uint64_t s = 0xC0FFEE00ull + uint64_t(kind);
-    auto next = [&s] {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    };
-    std::string out;
-    char line[256];
-    uint32_t v = 1000;
-    while (out.size() < size) {
-        uint32_t a = uint32_t(next() >> 40), b = uint32_t(next() >> 40);
-        switch (kind) {
-        case 0:
-            out += words[std::min(a, b) % 15];
-            out += a % 17 == 0 ? ".\n" : " ";
-            break;
-        case 1:
-            std::snprintf(line, sizeof line, "%*sif (x_%u > %u) return y[%u];\n",
-                          int(a % 4) * 4, "", a % 64, b % 1000, b % 16);
-            out += line;
-            break;
-        case 2: {
-            v += a % 7 - 3;
-            const char rec[8] = {char(v), char(v >> 8), char(b % 4), 0, 0x7f, 0, char(a), 0};
-            out.append(rec, 8);
-            break;
-        }
-        default:
-            std::snprintf(line, sizeof line,
-                          "{\"id\":%u,\"login\":\"user%u\",\"followers\":%u,\"admin\":%s}\n", a,
-                          a % 9973, b % 5000, b % 10 ? "false" : "true");
-            out += line;
-            break;
-        }
-    }
-    out.resize(size);
-    return out;
-}
-
 void read_all(FILE *f, std::string &out, size_t limit)
 {
     char buf[1 << 16];
@@ -127,7 +82,7 @@ void read_all(FILE *f, std::string &out, size_t limit)
 std::string load(const Source &s)
 {
     std::string out;
-    if (s.generated >= 0) return generate(s.generated, size_t(4) << 20);
+    if (s.generated >= 0) return generated(s);
     if (is_dir(s.path)) {
         for (const std::string &f : list_dir(s.path))
             if (FILE *fp = std::fopen((s.path + "/" + f).c_str(), "rb")) {

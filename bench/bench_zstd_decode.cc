@@ -19,8 +19,9 @@
 // silesia (bzip2 files, unpacked with `bzip2 -dc` when first used; each
 // file is cut to XC_BENCH_ZSTD_MAX_MB, default 8, to bound level-19
 // compression time), and the json-records concatenated.  XC_BENCH_ZSTD_ALL=1
-// takes every file of those folders.  Without the folder, a generated set
-// (text, source, binary, JSON from a seeded generator) stands in.  Frames
+// takes every file of those folders.  The generated classes of
+// programs/corpus_gen.h (class-text ... class-mixed, XC_BENCH_CLASS_MB MiB
+// each, default 1) are always added, with or without the folder.  Frames
 // are made the first time a benchmark needs them, outside the timed loop.
 //
 // A typical run:
@@ -63,100 +64,6 @@ const int kLevels[] = {1, 3, 9, 19};
 // ---- the corpus ------------------------------------------------------------
 
 
-// ---- generated data (when the corpus is missing) ------------------------------
-
-struct Rng {
-    uint64_t s;
-    uint64_t next()
-    {
-        uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        return z ^ (z >> 31);
-    }
-    uint32_t below(uint32_t n) { return uint32_t((next() >> 32) % n); }
-    // Favours small values, like word frequencies in text.
-    uint32_t skewed(uint32_t n)
-    {
-        uint32_t a = below(n), b = below(n);
-        return a < b ? a : b;
-    }
-};
-
-std::string generate(int kind, size_t size)
-{
-    static const char *const words[] = {
-        "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "with", "was", "on",
-        "be", "by", "this", "are", "from", "or", "have", "an", "they", "which", "one", "you",
-        "were", "all", "their", "there", "window", "decoder", "stream", "table", "offset",
-        "literal", "sequence", "block", "frame", "entropy", "dictionary"};
-    static const char *const ids[] = {"state", "bits", "offset", "length", "count", "ptr",
-                                      "table", "window"};
-    Rng r{0x5EED0000ull + uint64_t(kind)};
-    uint32_t v = 1000;
-    std::string out;
-    out.reserve(size + 512);
-    char line[512];
-    while (out.size() < size) {
-        switch (kind) {
-        case 0: {  // text
-            out += words[r.skewed(sizeof words / sizeof words[0])];
-            uint32_t p = r.below(20);
-            out += p == 0 ? ". " : p == 1 ? ", " : p == 2 ? "\n" : " ";
-            break;
-        }
-        case 1: {  // source
-            const int w = int(r.below(4)) * 4;
-            const char *id = ids[r.below(8)];
-            unsigned a = r.below(256), b = r.below(16);
-            switch (r.below(5)) {
-            case 0: std::snprintf(line, sizeof line, "%*sif (%s_%u > %u) {\n", w, "", id, a, b);
-                break;
-            case 1: std::snprintf(line, sizeof line, "%*sreturn %s(%u);\n", w, "", id, a);
-                break;
-            case 2: std::snprintf(line, sizeof line, "%*s}\n", w, "");
-                break;
-            case 3: std::snprintf(line, sizeof line, "%*s%s += t[%u] >> %u;\n", w, "", id, a, b);
-                break;
-            default: std::snprintf(line, sizeof line, "%*s/* %s: %u.%u */\n", w, "", id, a, b);
-                break;
-            }
-            out += line;
-            break;
-        }
-        case 2: {  // binary: slowly varying records with some noise
-            if (r.below(40) == 0) {
-                for (uint32_t k = 0, n = 1 + r.below(64); k < n; k++) out += char(r.next());
-                break;
-            }
-            v += r.below(7) - 3;
-            const char rec[8] = {char(v), char(v >> 8), char(v >> 16), 0, char(r.below(4)), 0,
-                                 0x7f, 0};
-            out.append(rec, 8);
-            break;
-        }
-        default: {  // JSON records
-            // Drawn in statements of their own: the evaluation order of
-            // function arguments differs between compilers.
-            unsigned id = r.below(100000000), f[8];
-            const unsigned mod[8] = {10, 5000, 300, 15, 12, 28, 24, 60};
-            for (int k = 0; k < 8; k++) f[k] = r.below(mod[k]);
-            std::snprintf(line, sizeof line,
-                          "{\"login\":\"user%u\",\"id\":%u,\"type\":\"User\",\"site_admin\":%s,"
-                          "\"followers\":%u,\"following\":%u,"
-                          "\"created_at\":\"20%02u-%02u-%02uT%02u:%02u:00Z\","
-                          "\"url\":\"https://api.example.com/users/user%u\"}\n",
-                          id % 9973, id, f[0] ? "false" : "true", f[1], f[2], 8 + f[3],
-                          1 + f[4], 1 + f[5], f[6], f[7], id % 9973);
-            out += line;
-            break;
-        }
-        }
-    }
-    out.resize(size);
-    return out;
-}
-
 // ---- loading and compressing, once per process ------------------------------------
 
 bool read_all(FILE *f, std::string &out, size_t limit)
@@ -173,7 +80,7 @@ bool read_all(FILE *f, std::string &out, size_t limit)
 std::string load(const Source &s, std::string &error)
 {
     std::string out;
-    if (s.generated >= 0) return generate(s.generated, size_t(4) << 20);
+    if (s.generated >= 0) return generated(s);
     if (is_dir(s.path)) {  // json-records: every record, one after another
         for (const std::string &f : list_dir(s.path)) {
             if (FILE *fp = std::fopen((s.path + "/" + f).c_str(), "rb")) {

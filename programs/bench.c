@@ -504,7 +504,7 @@ static void usage(void)
 
 int xc_cli_bench(int argc, char **argv)
 {
-    struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0, NULL, 0, 0};
+    struct xc_bench_cfg cfg = {5, 0.05, 1.5, 0, NULL, 0, 0, 0};
     struct xc_sample samples[64];
     int levels[XC_MAX_LEVELS];
     size_t count = 0, nlevels = sizeof g_default_levels / sizeof g_default_levels[0];
@@ -620,6 +620,7 @@ int xc_cli_bench(int argc, char **argv)
             memcpy(levels, g_class_levels, sizeof g_class_levels);
         }
         cfg.median = 1;
+        cfg.cpu_time = 1;
         copts.levels = levels;
         copts.nlevels = nlevels;
         copts.data_dir = shared_data();

@@ -20,6 +20,7 @@ struct xc_bench_cfg {
     const char *sums_only; /* the checksum part: "crc32c" or "inet" alone (NULL: both) */
     size_t sums_max;       /* the checksum part: sizes up to this many bytes (0: all) */
     int median;            /* the median of the rounds instead of the best */
+    int cpu_time;          /* time in the thread's CPU time, not real time */
 };
 
 /* Seconds per call of each of the n operations ops[i](ctxs[i]) (an op may be

@@ -20,7 +20,8 @@
  * inputs.  As in the main job, both decoders decode libzstd's frames, and
  * every frame of either encoder is checked in both decoders first.  Each
  * figure is the median of the rounds, the engines taking turns within
- * each round; the summary names the worst cell of each column.
+ * each round, timed in the thread's CPU time (the machine may be shared);
+ * the summary names the worst cell of each column.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -483,8 +484,8 @@ int xc_bench_classes(const struct xc_bench_cfg *cfg, const struct xc_zpeer *zp,
         printf("  \"classes_rounds\": \"median of %d\",\n  \"classes\": [\n", cfg->rounds);
     } else {
         printf("\nzstd by class: xcodec / libzstd; size (below 1: smaller), speed (above 1: "
-               "faster),\nmedians of %d rounds; MB/s of uncompressed data; decompression of "
-               "libzstd's frames\n", cfg->rounds);
+               "faster),\nmedians of %d rounds in thread CPU time; MB/s of uncompressed data; "
+               "decompression of\nlibzstd's frames\n", cfg->rounds);
         printf("%-16s %-14s %5s %6s %7s %7s  %17s  %17s\n", "class", "input", "level", "size",
                "comp", "dec", "compress MB/s", "decompress MB/s");
         printf("%-16s %-14s %5s %6s %7s %7s  %8s %8s  %8s %8s\n", "", "", "", "", "", "",

@@ -22,7 +22,7 @@
 
 int main(int argc, char **argv)
 {
-    struct xc_bench_cfg cfg = {7, 0.05, 1.5, 0, NULL, 0, 0};
+    struct xc_bench_cfg cfg = {7, 0.05, 1.5, 0, NULL, 0, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
             cfg.json = 1;
