@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Turns the results bench/report_run.py saved (main.json, sums.json,
-calls.json, dict.json, meta.json) into docs/performance.md and its plots."""
+calls.json, dict.json, classes.json, meta.json) into docs/performance.md
+and its plots."""
 import json
 import os
 import re
@@ -393,6 +394,100 @@ def dict_section(doc):
     return "\n".join(out)
 
 
+# Issue 15's floor for every class cell: as fast as libzstd both ways, and
+# no larger.
+CLASS_METRICS = (
+    ("size_ratio", "Size: xcodec's compressed bytes over libzstd's (below 1 is smaller)",
+     False, 1.0, "%.3f"),
+    ("compress_speedup", "Compression speed: xcodec over libzstd (above 1 is faster)",
+     True, 1.0, "%.2f"),
+    ("decompress_speedup", "Decompression speed: xcodec over libzstd, both decoding "
+     "libzstd's frames (above 1 is faster)", True, 1.0, "%.2f"),
+)
+
+
+def class_tables(cells, levels, title):
+    """The three metric tables of one group of cells (rows: class and
+    input; columns: levels), each ending with the worst cell per column."""
+    keys = []
+    for c in cells:
+        k = (c["class"], c["input"])
+        if k not in keys:
+            keys.append(k)
+    at = {(c["class"], c["input"], c["level"]): c for c in cells}
+    out = []
+    for field, what, good_above, target, fmt in CLASS_METRICS:
+        out.append("**%s — %s**\n" % (title, what))
+        rows = []
+        for cls, inp in keys:
+            row = ["`%s`" % cls, inp]
+            for lv in levels:
+                c = at.get((cls, inp, lv))
+                v = c.get(field) if c else None
+                cell = "–" if v is None else fmt % v
+                # Judged as printed: 0.996 shows as 1.00 and is not bold.
+                if v is not None and ((float(cell) < target) if good_above
+                                      else (float(cell) > target)):
+                    cell = "**%s**" % cell
+                row.append(cell)
+            rows.append(row)
+        worst = ["worst", ""]
+        for lv in levels:
+            col = [at[(k[0], k[1], lv)] for k in keys
+                   if (k[0], k[1], lv) in at and at[(k[0], k[1], lv)].get(field) is not None]
+            if not col:
+                worst.append("–")
+                continue
+            pick = (min if good_above else max)(col, key=lambda c: c[field])
+            worst.append((fmt % pick[field]) + " " + pick["class"] + " " + pick["input"])
+        rows.append(["**%s**" % worst[0], ""] + worst[2:])
+        out.append(table(["class", "input"] + ["%d" % lv for lv in levels], rows,
+                         ["l", "l"] + ["r"] * len(levels)))
+    return "\n".join(out)
+
+
+def classes_section(doc):
+    cells = [c for c in doc.get("classes", []) if not c.get("error") and c.get("libzstd")]
+    if not cells:
+        return ("No class results: `bench/report` (or `bench/report --only classes`) makes "
+                "them.\n")
+    levels = sorted({c["level"] for c in cells})
+    ver = doc.get("libzstd") or "?"
+    if doc.get("libzstd_path"):
+        ver += " (`XC_BENCH_LIBZSTD=%s`)" % doc["libzstd_path"]
+    out = ["`xcodec bench --classes`: the generated corpus of `programs/corpus_gen.h` "
+           "(seeded, the same bytes on every platform), beside libzstd %s in the same run. "
+           "Each class as one input (1 MiB; the mixed class 4 MiB, for its repeats more than "
+           "1 MiB back), then as about 1 MiB of small records, each one frame compressed "
+           "one-shot with a reused context (`NxSIZE`), and the same records with a 16 KiB "
+           "dictionary trained by `xc_zstd_train_dictionary()` on other records of the class, "
+           "the same dictionary bytes given to both libraries (`+dict`); `file:` rows are the "
+           "shared corpus files, when present. Every cell is the %s rounds, timed in thread "
+           "CPU time with the engines taking turns; **bold** cells miss issue 15's floor (size "
+           "above 1.00, a speed below 1.00).\n" % (ver, doc.get("classes_rounds", "median of the"))]
+    w = doc.get("classes_worst")
+    if w:
+        out.append("Worst cells over all tables: size %.3f (%s); compression %.2fx (%s); "
+                   "decompression %.2fx (%s). Geometric means: compression %.2fx, "
+                   "decompression %.2fx.\n" % (
+                       w["size"]["ratio"], w["size"]["at"], w["compress"]["ratio"],
+                       w["compress"]["at"], w["decompress"]["ratio"], w["decompress"]["at"],
+                       w["compress_geomean"], w["decompress_geomean"]))
+    whole = [c for c in cells if c["mode"] == "whole"]
+    small = [c for c in cells if c["mode"] != "whole"]
+    if whole:
+        out.append("### Whole inputs\n")
+        out.append(class_tables(whole, levels, "Whole inputs"))
+    if small:
+        out.append("### Small records, one frame each\n")
+        out.append(class_tables(small, levels, "Small records"))
+    bad = [c for c in doc.get("classes", []) if c.get("error")]
+    if bad:
+        out.append("Failed cells: " + "; ".join("%s %s level %d: %s" % (
+            c["class"], c["input"], c["level"], c["error"]) for c in bad) + ".\n")
+    return "\n".join(out)
+
+
 def render(results, out_path, img):
     main, sums, dct, meta = (load(results, n) for n in ("main", "sums", "dict", "meta"))
     calls = load(results, "calls")
@@ -428,9 +523,13 @@ def render(results, out_path, img):
     parts.append(calls_section(calls, plots, img, rel))
     parts.append("## Dictionaries: small records\n")
     parts.append(dict_section(dct))
+    parts.append("## zstd by class of input\n")
+    parts.append(classes_section(load(results, "classes")))
     parts.append("## Running it\n")
-    parts.append("```sh\nbench/report           # about 10 to 20 minutes; --levels, --max-mb, "
-                 "--repetitions\nbench/report --quick   # smoke run, seconds\n```\n\n"
+    parts.append("```sh\nbench/report           # about 40 to 60 minutes; --levels, --max-mb, "
+                 "--repetitions,\n                       # --classes-levels, --classes-rounds\n"
+                 "bench/report --only classes   # the class tables alone, the rest kept\n"
+                 "bench/report --quick   # smoke run, seconds\n```\n\n"
                  "The raw results stay in `BUILD/report/*.json`; "
                  "`python3 bench/report_run.py --render-only BUILD/report` redraws this page "
                  "from them.\n")

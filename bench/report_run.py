@@ -23,6 +23,11 @@ What runs, in this order (the results go to BUILD/report/*.json):
              links the installed shared library, then the static one
              (programs/bench_sums.c), beside ISA-L and DPDK.
   dict.json  xcodec_bench's zstd_dict families (bench/bench_zstd_dict.cc).
+  classes.json `xcodec bench --classes --json`: the generated corpus by
+             class (programs/corpus_gen.h), whole, as many small records and
+             with a dictionary, at --classes-levels, beside the shared
+             files; medians of --classes-rounds in thread CPU time.
+             XC_BENCH_LIBZSTD in the environment names another libzstd.
   meta.json  the machine: CPU, cores, kernel, compilers, library versions.
 """
 import argparse
@@ -68,6 +73,13 @@ def parse_args(argv):
                    help="the report to write (default docs/performance.md)")
     p.add_argument("--img", default=os.path.join(ROOT, "docs", "img"),
                    help="where the PNG plots go (default docs/img)")
+    p.add_argument("--classes-levels", default="-7,-1,1,3,5,9,12,19",
+                   help="zstd levels of the class tables (default -7,-1,1,3,5,9,12,19)")
+    p.add_argument("--classes-rounds", type=int, default=5,
+                   help="rounds per cell of the class tables, median reported (default 5)")
+    p.add_argument("--only", choices=["classes"],
+                   help="run only this part; the other results of an earlier run in "
+                        "BUILD/report are kept and rendered again")
     p.add_argument("--render-only", metavar="DIR",
                    help="do not run anything: render the results saved in DIR")
     p.add_argument("--check-args", action="store_true", help=argparse.SUPPRESS)
@@ -76,6 +88,10 @@ def parse_args(argv):
         p.error("--repetitions and --max-mb must be positive")
     if not re.fullmatch(r"full|default|-?\d+(,-?\d+)*", args.levels):
         p.error("--levels: full, default, or levels separated by commas")
+    if not re.fullmatch(r"-?\d+(,-?\d+)*", args.classes_levels):
+        p.error("--classes-levels: levels separated by commas")
+    if not 1 <= args.classes_rounds <= 64:
+        p.error("--classes-rounds: 1 to 64")
     return args
 
 
@@ -178,6 +194,18 @@ def gbench(binary, regex, args, extra_env=None):
     return run_json(cmd, env)
 
 
+def run_classes(args, results, xcodec):
+    cmd = [os.path.abspath(xcodec), "bench", "--classes", "--json",
+           "--levels", args.classes_levels]
+    if args.quick:
+        cmd += ["--quick", "--rounds=1", "--size=16K", "--records=1K"]
+    else:
+        cmd += ["--rounds=%d" % args.classes_rounds]
+    env = dict(os.environ)
+    env["XC_BENCH_DATA"] = args.data
+    save(results, "classes", run_json(cmd, env, allow_fail=True))
+
+
 def run_all(args, results):
     xcodec = os.path.join(args.build, "programs", "xcodec")
     bench = os.path.join(args.build, "bench", "xcodec_bench")
@@ -185,6 +213,9 @@ def run_all(args, results):
         if not os.access(b, os.X_OK):
             sys.exit("report: %s is missing; build it first (bench/report does)" % b)
     os.makedirs(results, exist_ok=True)
+    if args.only == "classes":
+        run_classes(args, results, xcodec)
+        return
     files = prepare_inputs(args, os.path.join(results, "inputs"))
     cmd = [os.path.abspath(xcodec), "bench", "--json", "--levels", args.levels]
     cmd += ["--quick"] if args.quick else []
@@ -204,6 +235,7 @@ def run_all(args, results):
 
     env = {"XC_BENCH_DICT_MAX_RECORDS": "300"} if args.quick else {}
     save(results, "dict", gbench(bench, r"^zstd_dict_", args, env))
+    run_classes(args, results, xcodec)
     meta = machine(args, main, sums)
     save(results, "meta", meta)
 
@@ -336,8 +368,9 @@ def main(argv):
         results = args.render_only
     else:
         results = os.path.join(args.build, "report")
-        if not args.quick:
-            say("the full run takes about 10 to 20 minutes; --quick is a smoke run")
+        if not args.quick and not args.only:
+            say("the full run takes about 40 to 60 minutes (the class tables are most of it); "
+                "--quick is a smoke run, --only classes the class tables alone")
         run_all(args, results)
     report_render.render(results, args.out, args.img)
     say("wrote %s and its plots in %s" % (args.out, args.img))
