@@ -488,6 +488,30 @@ def classes_section(doc):
     return "\n".join(out)
 
 
+CLASSES_HEADING = "## zstd by class of input\n"
+
+
+def splice_classes(results, out_path):
+    """Puts the class section of results/classes.json into an existing
+    report in place of its class section (or before "## Running it"),
+    keeping every other section as it is (bench/report --only classes)."""
+    with open(out_path) as fh:
+        text = fh.read()
+    section = CLASSES_HEADING + "\n" + classes_section(load(results, "classes")) + "\n"
+    tail = "## Running it\n"
+    if CLASSES_HEADING in text:
+        a = text.index(CLASSES_HEADING)
+        b = text.find("\n## ", a + len(CLASSES_HEADING))
+        text = text[:a] + section + (text[b + 1:] if b >= 0 else "")
+    elif tail in text:
+        a = text.index(tail)
+        text = text[:a] + section + text[a:]
+    else:
+        text += "\n" + section
+    with open(out_path, "w") as fh:
+        fh.write(text)
+
+
 def render(results, out_path, img):
     main, sums, dct, meta = (load(results, n) for n in ("main", "sums", "dict", "meta"))
     calls = load(results, "calls")
@@ -523,7 +547,7 @@ def render(results, out_path, img):
     parts.append(calls_section(calls, plots, img, rel))
     parts.append("## Dictionaries: small records\n")
     parts.append(dict_section(dct))
-    parts.append("## zstd by class of input\n")
+    parts.append(CLASSES_HEADING)
     parts.append(classes_section(load(results, "classes")))
     parts.append("## Running it\n")
     parts.append("```sh\nbench/report           # about 40 to 60 minutes; --levels, --max-mb, "

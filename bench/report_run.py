@@ -78,8 +78,8 @@ def parse_args(argv):
     p.add_argument("--classes-rounds", type=int, default=5,
                    help="rounds per cell of the class tables, median reported (default 5)")
     p.add_argument("--only", choices=["classes"],
-                   help="run only this part; the other results of an earlier run in "
-                        "BUILD/report are kept and rendered again")
+                   help="run (or with --render-only, render) only the class tables and put "
+                        "them into the existing report, whose other sections stay")
     p.add_argument("--render-only", metavar="DIR",
                    help="do not run anything: render the results saved in DIR")
     p.add_argument("--check-args", action="store_true", help=argparse.SUPPRESS)
@@ -372,6 +372,10 @@ def main(argv):
             say("the full run takes about 40 to 60 minutes (the class tables are most of it); "
                 "--quick is a smoke run, --only classes the class tables alone")
         run_all(args, results)
+    if args.only == "classes" and os.path.isfile(args.out):
+        report_render.splice_classes(results, args.out)
+        say("wrote the class section of %s" % args.out)
+        return 0
     report_render.render(results, args.out, args.img)
     say("wrote %s and its plots in %s" % (args.out, args.img))
     return 0
