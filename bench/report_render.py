@@ -3,6 +3,7 @@
 calls.json, dict.json, classes.json, meta.json) into docs/performance.md
 and its plots."""
 import json
+import math
 import os
 import re
 
@@ -465,14 +466,22 @@ def classes_section(doc):
            "shared corpus files, when present. Every cell is the %s rounds, timed in thread "
            "CPU time with the engines taking turns; **bold** cells miss issue 15's floor (size "
            "above 1.00, a speed below 1.00).\n" % (ver, doc.get("classes_rounds", "median of the"))]
-    w = doc.get("classes_worst")
-    if w:
-        out.append("Worst cells over all tables: size %.3f (%s); compression %.2fx (%s); "
-                   "decompression %.2fx (%s). Geometric means: compression %.2fx, "
-                   "decompression %.2fx.\n" % (
-                       w["size"]["ratio"], w["size"]["at"], w["compress"]["ratio"],
-                       w["compress"]["at"], w["decompress"]["ratio"], w["decompress"]["at"],
-                       w["compress_geomean"], w["decompress_geomean"]))
+    # The worst cells and the geometric means, from the cells themselves (a
+    # run cut short has no summary of its own).
+    def name(c):
+        return "%s %s level %d" % (c["class"], c["input"], c["level"])
+
+    def geomean(key):
+        return math.exp(sum(math.log(c[key]) for c in cells) / len(cells))
+
+    ws = max(cells, key=lambda c: c["size_ratio"])
+    wc = min(cells, key=lambda c: c["compress_speedup"])
+    wd = min(cells, key=lambda c: c["decompress_speedup"])
+    out.append("Worst cells over all %d: size %.3f (%s); compression %.2fx (%s); decompression "
+               "%.2fx (%s). Geometric means: compression %.2fx, decompression %.2fx.\n" % (
+                   len(cells), ws["size_ratio"], name(ws), wc["compress_speedup"], name(wc),
+                   wd["decompress_speedup"], name(wd), geomean("compress_speedup"),
+                   geomean("decompress_speedup")))
     whole = [c for c in cells if c["mode"] == "whole"]
     small = [c for c in cells if c["mode"] != "whole"]
     if whole:
