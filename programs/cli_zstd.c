@@ -104,26 +104,41 @@ static int fail(struct xc_codec *c, const char *what, size_t r)
     return -1;
 }
 
-/* --patch-from: the reference reaches the codec as a raw-content
- * dictionary, which decodes the same as zstd's prefix (the history before
- * the frame; no ID in the frame).  This is the one place to change when
- * the library gains xc_zstd_cctx_ref_prefix() and xc_zstd_dctx_ref_prefix().
- * Until then a reference that happens to start with the dictionary magic
- * (0xEC30A437) would be read as a formatted dictionary. */
+/* --patch-from: the reference is the prefix of the frame (the library's
+ * xc_zstd_cctx_ref_prefix()/xc_zstd_dctx_ref_prefix(), zstd's refPrefix):
+ * raw history before the frame, no ID in it.  A prefix serves one frame, so
+ * it is referenced again for each file, after the context's reset. */
 static int patch_base_attach(struct xc_codec *c)
 {
-    if (c->cctx) {
-        size_t r = xc_zstd_cctx_load_dictionary(c->cctx, c->patch, c->patch_size);
-        if (xc_is_error(r)) {
-            xc_cli_msg(1, "%s: cannot use as --patch-from reference: %s", c->opts->patch_from,
-                       xc_error_name(r));
-            return -1;
-        }
-        return 0;
+    size_t const r = c->cctx ? xc_zstd_cctx_ref_prefix(c->cctx, c->patch, c->patch_size)
+                             : xc_zstd_dctx_ref_prefix(c->dctx, c->patch, c->patch_size);
+    if (xc_is_error(r)) {
+        xc_cli_msg(1, "%s: cannot use as --patch-from reference: %s", c->opts->patch_from,
+                   xc_error_name(r));
+        return -1;
     }
-    c->ddict = xc_zstd_ddict_new(c->patch, c->patch_size);
-    if (!c->ddict) {
-        xc_cli_msg(1, "%s: cannot use as --patch-from reference", c->opts->patch_from);
+    return 0;
+}
+
+/* --patch-from's window, as zstd sets it: large enough for the reference
+ * and the file together (both up to the larger of the two), and
+ * long-distance matching on when that window is beyond what the level's
+ * tables can search (zstd compares it with the level's chain cycle; here
+ * 2^17 below level 16 and 2^25 from it, the chain logs of libzstd's tables
+ * for large inputs, rounded).  --long's window stays when it is larger. */
+static int patch_window(struct xc_codec *c, unsigned long long in_size)
+{
+    const struct xc_cli_opts *o = c->opts;
+    unsigned long long n = c->patch_size;
+    if (in_size != XC_CLI_UNKNOWN_SIZE && in_size > n) n = in_size;
+    int log = log_for(n);
+    if (log > XC_ZSTD_WINDOW_LOG_MAX) log = XC_ZSTD_WINDOW_LOG_MAX;
+    if (log <= o->long_log) return 0;
+    size_t r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_WINDOW_LOG, log);
+    if (!xc_is_error(r) && log > (o->level >= 16 ? 25 : 17))
+        r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_LONG_DISTANCE, 1);
+    if (xc_is_error(r)) {
+        xc_cli_msg(1, "--patch-from: %s", xc_error_name(r));
         return -1;
     }
     return 0;
@@ -285,6 +300,7 @@ int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
     struct xc_progress prog;
     c->n_in = c->n_out = 0;
     xc_zstd_cctx_reset(c->cctx);
+    if (c->patch && (patch_window(c, in_size) || patch_base_attach(c))) return -1;
     const struct xc_cli_opts *o = c->opts;
     int from_stream_size = 0;
     if (in_size == XC_CLI_UNKNOWN_SIZE && o->stream_size) {
@@ -413,6 +429,7 @@ int xc_codec_decompress(struct xc_codec *c, int in_fd, const char *name,
     c->n_in = c->n_out = 0;
     xc_zstd_dctx_reset(c->dctx);
     if (c->ddict) xc_zstd_dctx_ref_ddict(c->dctx, c->ddict);
+    if (c->patch && patch_base_attach(c)) return -1;
 
     long n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
     if (n < 0) {

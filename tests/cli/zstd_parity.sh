@@ -152,6 +152,18 @@ if need_zstd; then
     parity "-d --patch-from" '$Z -q -d --patch-from=a a2p.zst -o a2.out'
     parity "-d --patch-from FILE" '$Z -q -d --patch-from a a2p.zst -o a2.out'
     parity "-d of a patch without its base" '$Z -q -d a2p.zst -o a2.out'
+    # A reference larger than the level's window: the window grows to hold
+    # it (long-distance matching on), so the patch is small, as zstd's.
+    seq 1 400000 >"$T/fx/bigref"
+    sed 's/^\(.*\)77$/\1xx/' "$T/fx/bigref" >"$T/fx/bignew"
+    for lv in 1 3; do
+        "$XC" -q -f -$lv --patch-from="$T/fx/bigref" "$T/fx/bignew" -o "$T/fx/bp.zst"
+        zstd -q -f -$lv --patch-from="$T/fx/bigref" "$T/fx/bignew" -o "$T/fx/bz.zst" 2>/dev/null
+        check "--patch-from -$lv of a 2.7 MB reference: no larger than 2x zstd's" \
+            sh -c "[ \$(stat -c %s '$T/fx/bp.zst') -le \$((2 * \$(stat -c %s '$T/fx/bz.zst') + 256)) ]"
+        check "--patch-from -$lv patch decodes with zstd" \
+            sh -c "zstd -q -d -c --patch-from='$T/fx/bigref' '$T/fx/bp.zst' | cmp -s - '$T/fx/bignew'"
+    done
     parity "-T1" '$Z -q -T1 a'
     parity "-T0" '$Z -q -T0 a'
     parity "--threads=1" '$Z -q --threads=1 a'

@@ -125,10 +125,10 @@ static size_t placed_begin(xc_zstd_cctx *c)
     if (!still_held(c, c->held_content_key, c->held_content_frame, cd) ||
         c->held_content_cap != c->in_cap)
         memcpy(c->in_buf, cd->content, n);
-    /* Long-distance matching keeps its own view of the frame's indices,
-     * which the content before the input changes: frames with a dictionary
-     * go without. */
-    c->ldm_on = 0;
+    /* Long-distance matching stays on: its first block enters the content's
+     * samples into its table (match_ldm.c), as libzstd loads dictionary
+     * content into the LDM table, so a large prefix (--patch-from) is
+     * reachable. */
     c->ms.dict = NULL;
     /* The frame copies the dictionary's tables when it has their parameters
      * (xc_zstd_plan_frame; xc_zstd_cdict_build keeps the layout

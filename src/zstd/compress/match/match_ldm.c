@@ -389,11 +389,22 @@ static void store_match(xc_zstd_cctx *c, uint32_t rep[3], size_t lits, const uin
 size_t xc_zldm_block(xc_zstd_cctx *c, uint32_t rep[3], const uint8_t *src, size_t size)
 {
     xc_zldm *const l = c->ldm;
-    if (!l->started) start_frame(l, &c->ms);
     const uint8_t *const base = c->ms.base;
     const uint8_t *const iend = src + size;
     uint32_t const bstart = (uint32_t)(src - base);
     uint32_t const bend = bstart + (uint32_t)size;
+    ldm_match m;
+    if (!l->started) {
+        start_frame(l, &c->ms);
+        /* History placed before the frame's first block (a dictionary's
+         * content, a prefix, a worker's overlap) goes into the table as
+         * the frame's own bytes would: every sample inserted, none searched
+         * (they all start before the anchor). */
+        if (bstart > l->frame_low) {
+            l->anchor = bstart;
+            find_match(l, base, bstart, bstart, l->frame_low, l->frame_low, &m);
+        }
+    }
     /* Bytes below `readable` may be gone (a slid stream buffer) or belong
      * to something else than this frame; sources must also be in the
      * window as measured from the block's end. */
@@ -422,7 +433,6 @@ size_t xc_zldm_block(xc_zstd_cctx *c, uint32_t rep[3], const uint8_t *src, size_
         }
     }
 
-    ldm_match m;
     while (l->fed < bend && find_match(l, base, l->anchor, bend, low, readable, &m)) {
         const uint8_t *const mstart = base + m.start;
         size_t const lits = parse_gap(c, rep, ip, (size_t)(mstart - ip));
