@@ -408,14 +408,12 @@ static PyObject *mod_get_frame_size(PyObject *module, PyObject *arg)
 
 /* ---- dictionaries ------------------------------------------------------------------------- */
 
-static PyObject *mod_train_dict(PyObject *module, PyObject *args)
+/* train_dict(samples, sizes, dict_size) and finalize_dict(content, samples,
+ * sizes, dict_size): the samples are one buffer and a tuple of their sizes.
+ * content is NULL for training. */
+static PyObject *build_dict(Py_buffer *content, Py_buffer *samples, PyObject *sizes,
+                            Py_ssize_t dict_size)
 {
-    (void)module;
-    Py_buffer samples;
-    PyObject *sizes;
-    Py_ssize_t dict_size;
-    if (!PyArg_ParseTuple(args, "y*O!n:train_dict", &samples, &PyTuple_Type, &sizes, &dict_size))
-        return NULL;
     PyObject *out = NULL;
     size_t *sz = NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(sizes);
@@ -439,7 +437,7 @@ static PyObject *mod_train_dict(PyObject *module, PyObject *args)
             goto done;
         total += sz[i];
     }
-    if (total != (size_t)samples.len) {
+    if (total != (size_t)samples->len) {
         PyErr_SetString(PyExc_ValueError, "the sum of the sample sizes is not the length of the "
                         "samples");
         goto done;
@@ -449,18 +447,50 @@ static PyObject *mod_train_dict(PyObject *module, PyObject *args)
         goto done;
     size_t r;
     Py_BEGIN_ALLOW_THREADS
-    r = xc_zstd_train_dictionary(PyBytes_AS_STRING(out), (size_t)dict_size, samples.buf, sz,
-                                 (unsigned)n);
+    if (content)
+        r = xc_zstd_finalize_dictionary(PyBytes_AS_STRING(out), (size_t)dict_size, content->buf,
+                                        (size_t)content->len, samples->buf, sz, (unsigned)n, 0);
+    else
+        r = xc_zstd_train_dictionary(PyBytes_AS_STRING(out), (size_t)dict_size, samples->buf,
+                                     sz, (unsigned)n);
     Py_END_ALLOW_THREADS
     if (xc_is_error(r)) {
         Py_CLEAR(out);
-        xcpy_raise("Unable to train the Zstandard dictionary", r);
+        xcpy_raise(content ? "Unable to finalize the Zstandard dictionary"
+                           : "Unable to train the Zstandard dictionary", r);
     } else if (_PyBytes_Resize(&out, (Py_ssize_t)r) < 0) {
         out = NULL;
     }
 done:
     PyMem_Free(sz);
+    return out;
+}
+
+static PyObject *mod_train_dict(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_buffer samples;
+    PyObject *sizes;
+    Py_ssize_t dict_size;
+    if (!PyArg_ParseTuple(args, "y*O!n:train_dict", &samples, &PyTuple_Type, &sizes, &dict_size))
+        return NULL;
+    PyObject *out = build_dict(NULL, &samples, sizes, dict_size);
     PyBuffer_Release(&samples);
+    return out;
+}
+
+static PyObject *mod_finalize_dict(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_buffer content, samples;
+    PyObject *sizes;
+    Py_ssize_t dict_size;
+    if (!PyArg_ParseTuple(args, "y*y*O!n:finalize_dict", &content, &samples, &PyTuple_Type,
+                          &sizes, &dict_size))
+        return NULL;
+    PyObject *out = build_dict(&content, &samples, sizes, dict_size);
+    PyBuffer_Release(&samples);
+    PyBuffer_Release(&content);
     return out;
 }
 
@@ -515,6 +545,8 @@ static PyMethodDef module_methods[] = {
      "get_frame_size(frame_buffer)\n\nThe size of the first frame in frame_buffer."},
     {"train_dict", mod_train_dict, METH_VARARGS,
      "train_dict(samples, sample_sizes, dict_size): the bytes of a trained dictionary."},
+    {"finalize_dict", mod_finalize_dict, METH_VARARGS,
+     "finalize_dict(content, samples, sizes, dict_size) -> bytes"},
     {"get_param_bounds", (PyCFunction)(void (*)(void))xcpy_get_param_bounds,
      METH_VARARGS | METH_KEYWORDS, "get_param_bounds(parameter, is_compress)"},
     {"set_parameter_types", mod_set_parameter_types, METH_VARARGS, NULL},

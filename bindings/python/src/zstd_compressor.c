@@ -168,10 +168,15 @@ static int load_dict(compressor *self, PyObject *arg)
         if (cdict == NULL)
             return -1;
         r = xc_zstd_cctx_ref_cdict(self->cctx, cdict);
+    } else if (kind == XCPY_DICT_PREFIX) {
+        /* Referenced, not copied: self->dict keeps the bytes alive until
+         * the frame is done (frame_done). */
+        r = xc_zstd_cctx_ref_prefix(self->cctx, PyBytes_AS_STRING(dict->content),
+                                    (size_t)PyBytes_GET_SIZE(dict->content));
+        self->prefix = 1;
     } else {
         r = xc_zstd_cctx_load_dictionary(self->cctx, PyBytes_AS_STRING(dict->content),
                                          (size_t)PyBytes_GET_SIZE(dict->content));
-        self->prefix = kind == XCPY_DICT_PREFIX;
     }
     if (xc_is_error(r)) {
         xcpy_raise("Unable to load Zstandard dictionary or prefix for compression", r);
@@ -265,7 +270,7 @@ static void frame_done(compressor *self)
 {
     self->pledged = 0;
     if (self->prefix) {
-        xc_zstd_cctx_load_dictionary(self->cctx, NULL, 0);
+        xc_zstd_cctx_ref_prefix(self->cctx, NULL, 0);
         self->prefix = 0;
         Py_CLEAR(self->dict);
     }

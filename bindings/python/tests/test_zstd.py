@@ -442,11 +442,20 @@ class Dictionaries(unittest.TestCase):
             zstd.train_dict([b"abc"] * 3, 1000)
         self.assertIn("sample", cm.exception.name)
 
-    def test_finalize_is_missing(self):
-        with self.assertRaises(NotImplementedError):
-            zstd.finalize_dict(self.zd, self.samples, 8192, 3)
+    def test_finalize(self):
+        raw = ZstdDict(b"".join(self.samples[:40])[-6000:], is_raw=True)
+        fin = zstd.finalize_dict(raw, self.samples, 8192, 3)
+        self.assertNotEqual(fin.dict_id, 0)
+        self.assertLessEqual(len(fin.dict_content), 8192)
+        self.assertTrue(fin.dict_content.endswith(raw.dict_content[-1000:]))
+        for s in self.samples[:10]:
+            frame = zstd.compress(s, zstd_dict=fin)
+            self.assertEqual(zstd.get_frame_info(frame).dictionary_id, fin.dict_id)
+            self.assertEqual(zstd.decompress(frame, zstd_dict=fin), s)
         with self.assertRaises(TypeError):
             zstd.finalize_dict(b"x", self.samples, 8192, 3)
+        with self.assertRaises(ValueError):
+            zstd.finalize_dict(raw, [], 8192, 3)
 
 
 class Module(unittest.TestCase):
