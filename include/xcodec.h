@@ -86,6 +86,10 @@ enum xc_error {
     XC_ERROR_TOO_FEW_SAMPLES = 16,    /* dictionary training: not enough samples */
     XC_ERROR_SAMPLES_TOO_SMALL = 17,  /* dictionary training: not enough sample bytes */
     XC_ERROR_FRAME_HEADER = 18,       /* a frame header uses reserved bits or values */
+    XC_ERROR_SEEK_TABLE_MISSING = 19, /* the input does not end with a seek table */
+    XC_ERROR_SEEK_TABLE_CORRUPT = 20, /* the seek table is malformed or does not fit the input */
+    XC_ERROR_SEEK_TABLE_MISMATCH = 21,/* a frame disagrees with its seek table entry */
+    XC_ERROR_OUT_OF_RANGE = 22,       /* an offset or index past the end of the content */
     XC_ERROR__COUNT                   /* not an error: the number of codes */
 };
 
@@ -868,6 +872,145 @@ typedef struct {
  * or XC_ERROR_BAD_PARAMETER for a NULL argument.
  */
 XC_API size_t xc_zstd_cctx_progress(const xc_zstd_cctx *cctx, xc_zstd_progress *progress);
+
+/* ======================================================================== */
+/*  zstd: seekable format                                                   */
+/* ======================================================================== */
+
+/*
+ * The seekable format (zstd's contrib/seekable_format, version 0.1.0):
+ * independent frames of bounded decompressed size, then a skippable frame
+ * (magic XC_ZSTD_SEEKABLE_TABLE_MAGIC) holding one entry per frame (its
+ * compressed and decompressed sizes, optionally the low 32 bits of the
+ * XXH64 of its content) and a 9-byte footer ending with
+ * XC_ZSTD_SEEKABLE_MAGIC.  Any zstd decoder reads such a file as ordinary
+ * concatenated frames; a seekable reader decodes any byte range from the
+ * frames that hold it.
+ */
+#define XC_ZSTD_SEEKABLE_TABLE_MAGIC 0x184D2A5Eu
+#define XC_ZSTD_SEEKABLE_MAGIC 0x8F92EAB1u
+#define XC_ZSTD_SEEKABLE_FRAME_SIZE_DEFAULT (1u << 20)
+#define XC_ZSTD_SEEKABLE_FRAME_SIZE_MAX (1u << 30)
+
+typedef struct xc_zstd_seekable_writer_s xc_zstd_seekable_writer;
+typedef struct xc_zstd_seekable_s xc_zstd_seekable;
+
+/*
+ * xc_zstd_seekable_writer_new() makes a writer that compresses with cctx
+ * (which it borrows: its level, workers and other parameters apply to every
+ * frame; it must outlive the writer and not be used elsewhere meanwhile).
+ * Each frame holds max_frame_size bytes of content (1 to
+ * XC_ZSTD_SEEKABLE_FRAME_SIZE_MAX; 0 means
+ * XC_ZSTD_SEEKABLE_FRAME_SIZE_DEFAULT), the last one what remains; with
+ * checksums nonzero the seek table carries each frame's checksum.  The
+ * output depends only on the input and the parameters, not on how the
+ * input is cut into calls nor on the number of workers.  Memory: about
+ * twice max_frame_size.  Returns NULL for a NULL cctx, a size out of range
+ * or no memory.  xc_zstd_seekable_writer_free() frees it (NULL is fine),
+ * never the cctx.  A writer is not safe to use from two threads at once.
+ */
+XC_API xc_zstd_seekable_writer *xc_zstd_seekable_writer_new(xc_zstd_cctx *cctx,
+                                                            unsigned max_frame_size,
+                                                            int checksums);
+XC_API void xc_zstd_seekable_writer_free(xc_zstd_seekable_writer *w);
+
+/*
+ * xc_zstd_seekable_write() consumes what it can of in (any chunking) and
+ * writes what it can of finished frames into out, advancing both pos.  It
+ * returns the number of bytes still waiting to be written (call again with
+ * more room), or an error: XC_ERROR_BAD_PARAMETER (NULL or inconsistent
+ * buffers: nothing happened), XC_ERROR_STAGE_WRONG (after finish or after
+ * an earlier error), XC_ERROR_UNSUPPORTED (more frames than a seek table
+ * can list), or the cctx's errors; after those the writer is lost.
+ *
+ * xc_zstd_seekable_finish() compresses what is buffered as the last frame,
+ * then writes the seek table; returns the number of bytes still waiting
+ * (0 when the file is complete: call again with more room until then),
+ * or the errors above.  A writer finished is done; free it.
+ */
+XC_API size_t xc_zstd_seekable_write(xc_zstd_seekable_writer *w, xc_out_buffer *out,
+                                     xc_in_buffer *in);
+XC_API size_t xc_zstd_seekable_finish(xc_zstd_seekable_writer *w, xc_out_buffer *out);
+
+/*
+ * A read-at callback: reads len bytes at offset of the caller's source into
+ * buf and returns 0, or nonzero when it cannot (the reader then reports
+ * XC_ERROR_TRUNCATED).  The seekable reader asks only for bytes inside the
+ * size it was given.  xc_zstd_seekable_decompress_all() with workers calls
+ * it from several threads at once (pread() is fine).
+ */
+typedef int (*xc_read_at_fn)(void *opaque, void *buf, size_t len, unsigned long long offset);
+
+/*
+ * xc_zstd_seekable_new() makes a reader with no input (NULL without memory);
+ * xc_zstd_seekable_free() frees it (NULL is fine).
+ *
+ * xc_zstd_seekable_open_buffer() reads the seek table at the end of
+ * src[0..size) (which the caller keeps, unchanged, while the reader uses
+ * it); xc_zstd_seekable_open_callback() does the same over a source of
+ * `size` bytes read through read_at.  Both return 0, or:
+ * XC_ERROR_SEEK_TABLE_MISSING (no footer magic at the end, or the input is
+ * shorter than a footer), XC_ERROR_SEEK_TABLE_CORRUPT (reserved descriptor
+ * bits set, a skippable header that does not frame the table, a table
+ * longer than the input, compressed sizes that do not add up to the bytes
+ * before the table), XC_ERROR_TRUNCATED (read_at failed),
+ * XC_ERROR_OUT_OF_MEMORY, XC_ERROR_BAD_PARAMETER (NULL arguments).  After
+ * an error the reader has no input.  The frames themselves are checked
+ * when they are decoded.
+ *
+ * A reader is not safe to use from two threads at once; different threads
+ * may use different readers over the same input.
+ */
+XC_API xc_zstd_seekable *xc_zstd_seekable_new(void);
+XC_API void xc_zstd_seekable_free(xc_zstd_seekable *r);
+XC_API size_t xc_zstd_seekable_open_buffer(xc_zstd_seekable *r, const void *src, size_t size);
+XC_API size_t xc_zstd_seekable_open_callback(xc_zstd_seekable *r, xc_read_at_fn read_at,
+                                             void *opaque, unsigned long long size);
+
+/*
+ * The seek table of an open reader: the number of frames; the content
+ * size (the sum of the decompressed sizes); whether entries carry
+ * checksums; and for frame i (0 <= i < frames) where it starts in the
+ * input and in the content and how large it is in each (0 for i out of
+ * range or no input).  xc_zstd_seekable_frame_of() returns the index of the
+ * frame whose content holds offset, or the frame count when offset is at
+ * or past the end.
+ */
+XC_API unsigned xc_zstd_seekable_frames(const xc_zstd_seekable *r);
+XC_API unsigned long long xc_zstd_seekable_content_size(const xc_zstd_seekable *r);
+XC_API int xc_zstd_seekable_has_checksums(const xc_zstd_seekable *r);
+XC_API unsigned long long xc_zstd_seekable_frame_c_offset(const xc_zstd_seekable *r, unsigned i);
+XC_API unsigned long long xc_zstd_seekable_frame_c_size(const xc_zstd_seekable *r, unsigned i);
+XC_API unsigned long long xc_zstd_seekable_frame_d_offset(const xc_zstd_seekable *r, unsigned i);
+XC_API unsigned long long xc_zstd_seekable_frame_d_size(const xc_zstd_seekable *r, unsigned i);
+XC_API unsigned xc_zstd_seekable_frame_of(const xc_zstd_seekable *r, unsigned long long offset);
+
+/*
+ * xc_zstd_seekable_read() writes content bytes [offset, offset + len) into
+ * dst, decoding only the frames that hold them (the last frame decoded is
+ * kept, so reads that walk forward in small steps decode each frame once).
+ * Returns the number of bytes written: len, fewer when the content ends
+ * first, 0 at the end.  Errors: XC_ERROR_OUT_OF_RANGE (offset past the
+ * end), XC_ERROR_SEEK_TABLE_MISMATCH (a frame is not exactly one frame of
+ * its entry's sizes), XC_ERROR_CHECKSUM (the entry's checksum differs),
+ * the decoder's errors (XC_ERROR_CORRUPT, ...), XC_ERROR_TRUNCATED (read_at
+ * failed), XC_ERROR_OUT_OF_MEMORY, XC_ERROR_STAGE_WRONG (no input),
+ * XC_ERROR_BAD_PARAMETER (NULL dst with len > 0).  After an error dst's
+ * content is undefined; the reader remains usable.
+ */
+XC_API size_t xc_zstd_seekable_read(xc_zstd_seekable *r, void *dst, size_t len,
+                                    unsigned long long offset);
+
+/*
+ * xc_zstd_seekable_decompress_all() decodes the whole content into
+ * dst[0..dst_cap) on nb_workers threads (0 or 1: the calling thread), each
+ * frame into its place, and returns the content size.  Errors: those of
+ * xc_zstd_seekable_read() for the first failing frame in input order, and
+ * XC_ERROR_DST_TOO_SMALL (nothing is written then).  A build without
+ * threads decodes in the calling thread.
+ */
+XC_API size_t xc_zstd_seekable_decompress_all(xc_zstd_seekable *r, void *dst, size_t dst_cap,
+                                              unsigned nb_workers);
 
 /* ======================================================================== */
 /*  zstd: dictionary training                                               */

@@ -42,6 +42,10 @@ static const char *const error_names[XC_ERROR__COUNT] = {
     [XC_ERROR_SAMPLES_TOO_SMALL] =
         "samples too small to train a dictionary (at least 512 bytes in total needed)",
     [XC_ERROR_FRAME_HEADER] = "frame header invalid or unsupported",
+    [XC_ERROR_SEEK_TABLE_MISSING] = "seek table missing",
+    [XC_ERROR_SEEK_TABLE_CORRUPT] = "seek table corrupt",
+    [XC_ERROR_SEEK_TABLE_MISMATCH] = "frame disagrees with its seek table entry",
+    [XC_ERROR_OUT_OF_RANGE] = "offset past the end of the content",
 };
 
 const char *xc_error_string(enum xc_error code)

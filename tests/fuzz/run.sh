@@ -140,6 +140,40 @@ for f in "$raw"/in/* "$raw/in-far-repeat"; do
     >"$seeds/params/$b-btopt"
 done
 
+# ---- seekable files ----------------------------------------------------------------
+# Built here from the format (zstd contrib/seekable_format): frames of each
+# content's pieces, then the seek table (entries without checksums, and the
+# same file with its descriptor saying there are, so that the checksum path
+# runs and fails).
+mkdir -p "$seeds/seekable"
+le32() { # value
+  v=$1
+  for i in 1 2 3 4; do printf "\\$(printf %03o $((v % 256)))"; v=$((v / 256)); done
+}
+add_seekable() { # name file piece-size
+  rm -rf "$raw/sk" && mkdir -p "$raw/sk"
+  (cd "$raw/sk" && head -c 40000 "$2" | split -b "$3" - part.)
+  : >"$raw/sk.frames"
+  : >"$raw/sk.entries"
+  count=0
+  for p in "$raw"/sk/part.*; do
+    [ -f "$p" ] || continue
+    zstd -q -c -3 "$p" >"$raw/sk.one"
+    cat "$raw/sk.one" >>"$raw/sk.frames"
+    { le32 "$(wc -c <"$raw/sk.one")"; le32 "$(wc -c <"$p")"; } >>"$raw/sk.entries"
+    count=$((count + 1))
+  done
+  body=$(($(wc -c <"$raw/sk.entries") + 9))
+  for desc in 000 200; do
+    { cat "$raw/sk.frames"; le32 $((0x184D2A5E)); le32 "$body"; cat "$raw/sk.entries"
+      le32 "$count"; printf "\\$desc"; le32 $((0x8F92EAB1)); } >"$seeds/seekable/$1.$desc"
+  done
+}
+for f in "$raw/in/text" "$raw/in/mixed" "$raw/in/one" "$raw/in/empty"; do
+  add_seekable "$(basename "$f").1k" "$f" 1000
+  add_seekable "$(basename "$f").16k" "$f" 16384
+done
+
 # ---- golden frames, read where they are ----------------------------------------
 if [ "$data" != none ] && [ -d "$data/zstd-golden" ]; then
   for f in "$data"/zstd-golden/golden-decompression/* \
@@ -156,7 +190,8 @@ ran=0
 # fuzz_compress reads the same layout as fuzz_roundtrip (three option bytes,
 # then the content), so it shares those seeds.
 for target in fuzz_decompress:plain fuzz_decompress_stream:stream fuzz_decompress_dict:dict \
-              fuzz_roundtrip:roundtrip fuzz_compress:roundtrip fuzz_compress_params:params; do
+              fuzz_roundtrip:roundtrip fuzz_compress:roundtrip fuzz_compress_params:params \
+              fuzz_seekable:seekable; do
   name=${target%%:*}
   set_dir=${target#*:}
   exe=$(find "$build" -type f -name "$name" -perm -u+x 2>/dev/null | head -n 1)
