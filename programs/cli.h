@@ -78,6 +78,9 @@ struct xc_cli_opts {
     int recursive;          /* -r */
     int progress;           /* -1 (on a terminal), 0 or 1 */
     const char *out_dir_flat, *out_dir_mirror;
+    unsigned seekable_frame;/* --seekable[=#]: the frame size, 0 when not seekable */
+    int range_given;        /* -d --range=OFFSET:LENGTH */
+    unsigned long long range_off, range_len;
     int bench_last_level;   /* -e#, or the level */
     int bench_seconds;      /* -i#, default 3 */
     int bench_separate;     /* -S */
@@ -143,6 +146,13 @@ void xc_codec_counts(const struct xc_codec *codec, unsigned long long *in,
 
 /* -l: prints the frame table of each file; returns the exit status. */
 int xc_cli_list(const struct xc_cli_opts *opts);
+
+/* The seekable format (cli_seekable.c).  xc_cli_range(): -d --range= on
+ * one file; the exit status.  xc_cli_list_seek_table(): prints path's seek
+ * table (for -l -v); 1 when it printed one, 0 when path is not seekable. */
+int xc_cli_range(const struct xc_cli_opts *opts, const char *path);
+int xc_cli_list_seek_table(const char *path);
+int xc_cli_seekable_open(xc_zstd_seekable *r, const char *path, int quiet_missing);
 
 /* --train: trains a dictionary on the files; returns the exit status. */
 int xc_cli_train(const struct xc_cli_opts *opts);

@@ -267,6 +267,27 @@ static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opt
         ps->level_given = 1;
         return 0;
     }
+    if (strcmp(arg, "--seekable") == 0) {
+        o->seekable_frame = XC_ZSTD_SEEKABLE_FRAME_SIZE_DEFAULT;
+        return 0;
+    }
+    if (strncmp(arg, "--seekable=", 11) == 0) {
+        if (parse_whole(arg + 11, &v) || v == 0 || v > XC_ZSTD_SEEKABLE_FRAME_SIZE_MAX) {
+            bad_usage("--seekable=# takes a frame size of 1 to 1 GiB: '%s'", arg);
+            return LONG_FAILED + XC_EXIT_ERROR;
+        }
+        o->seekable_frame = (unsigned)v;
+        return 0;
+    }
+    if (strncmp(arg, "--range=", 8) == 0) {
+        const char *q = arg + 8;
+        if (parse_number(&q, &o->range_off) || *q++ != ':' || parse_whole(q, &o->range_len)) {
+            bad_usage("--range= takes OFFSET:LENGTH: '%s'", arg);
+            return LONG_FAILED + XC_EXIT_ERROR;
+        }
+        o->range_given = 1;
+        return 0;
+    }
     if (strcmp(arg, "--long") == 0) {
         o->long_log = 27;
         return 0;

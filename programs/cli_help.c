@@ -43,7 +43,8 @@ const struct xc_cli_doc xc_cli_docs[] = {
     {NULL, "-t, --test", "Decompress and check integrity; write nothing."},
     {NULL, "-l, --list",
      "Print the frames, sizes, ratio and checksum kind of each .zst file, from the frame "
-     "headers. Works on pipes too; with -v, the details of each file."},
+     "headers. Works on pipes too; with -v, the details of each file and, for a seekable file "
+     "(--seekable), its seek table."},
     {NULL, "--train FILE...",
      "Train a dictionary on the files (one sample each, at least 5) and write it to -o NAME "
      "(default: dictionary)."},
@@ -75,6 +76,11 @@ const struct xc_cli_doc xc_cli_docs[] = {
     {NULL, "-#", "Compression level 1..19 (default 3)."},
     {NULL, "--ultra", "Allow levels 20..22 (windows of up to 128 MiB)."},
     {NULL, "--fast[=#]", "Faster levels, --fast=1 (the default) to --fast=7 (fastest)."},
+    {NULL, "--seekable[=#]",
+     "Write the seekable format: independent frames of # bytes of content each (default 1 MiB, "
+     "up to 1 GiB), then a seek table in a skippable frame, so that any range can be read "
+     "without decoding from the start (-d --range=). Any zstd decoder reads the file. With "
+     "--check (the default) the table also holds each frame's checksum."},
     {NULL, "--long[=#]",
      "Long-distance matching with a window of 2^# bytes (default 27). Decompressing needs "
      "--long=# or --memory= when # is above 27."},
@@ -98,6 +104,10 @@ const struct xc_cli_doc xc_cli_docs[] = {
     {NULL, "--format=zstd", "The only format written; other formats are refused."},
 
     {"Decompression", NULL, NULL},
+    {NULL, "--range=OFFSET:LENGTH",
+     "With -d, on a seekable file (--seekable): write only LENGTH bytes of content from "
+     "OFFSET, decoding only the frames that hold them. One FILE, not a pipe; the output goes "
+     "to standard output unless -o is given."},
     {NULL, "-M#, --memory=#",
      "Largest window to accept (default 128 MiB); # takes K, M or G (KiB, MiB, GiB)."},
 

@@ -283,8 +283,12 @@ int xc_cli_list(const struct xc_cli_opts *o)
             failed = 1;
             continue;
         }
-        if (verbose) print_details(&fi, name);
-        else print_row(&fi, name, 0);
+        if (verbose) {
+            print_details(&fi, name);
+            if (S_ISREG(st.st_mode) && xc_cli_list_seek_table(path) > 0) printf("\n");
+        } else {
+            print_row(&fi, name, 0);
+        }
         total.frames += fi.frames;
         total.skips += fi.skips;
         total.compressed += fi.compressed;

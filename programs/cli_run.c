@@ -285,6 +285,17 @@ int xc_cli_zstd(int argc, char **argv, enum xc_cli_persona persona)
         return rc == XC_EXIT_OK && failed ? XC_EXIT_ERROR : rc;
     }
 
+    if (o.range_given) {
+        if (o.mode != XC_MODE_DECOMPRESS || l.n != 1) {
+            xc_cli_msg(1, "--range=OFFSET:LENGTH goes with -d and one seekable file");
+            rc = XC_EXIT_ERROR;
+        } else {
+            rc = xc_cli_range(&o, l.names[0]);
+        }
+        xc_file_list_free(&l);
+        return rc;
+    }
+
     size_t stdin_uses = 0;
     for (size_t i = 0; i < l.n; i++) stdin_uses += is_stdin(l.names[i]);
     int to_stdout = o.mode != XC_MODE_TEST && !o.out_path &&

@@ -294,6 +294,54 @@ static int emit(struct xc_codec *c, struct xc_sink *out, size_t n)
     return out && n ? xc_sink_write(out, c->out_buf, n) : 0;
 }
 
+/* --seekable: the input through a seekable writer (frames of
+ * opts->seekable_frame bytes, then the seek table), with the cctx's level
+ * and workers. */
+static int compress_seekable(struct xc_codec *c, int in_fd, const char *name,
+                             unsigned long long in_size, struct xc_sink *out)
+{
+    struct xc_progress prog;
+    xc_zstd_seekable_writer *w =
+        xc_zstd_seekable_writer_new(c->cctx, c->opts->seekable_frame, c->opts->checksum != 0);
+    if (!w) {
+        xc_cli_msg(1, "%s: out of memory for a seekable writer", name);
+        return -1;
+    }
+    int status = 0;
+    xc_progress_start(&prog, name, in_size);
+    for (int last = 0; !last && !status;) {
+        long n = xc_read_full(in_fd, c->in_buf, XC_CLI_CHUNK);
+        if (n < 0) {
+            xc_cli_msg(1, "%s: read error: %s", name, strerror(errno));
+            status = -1;
+            break;
+        }
+        last = (size_t)n < XC_CLI_CHUNK;
+        xc_in_buffer in = {c->in_buf, (size_t)n, 0};
+        for (;;) {
+            xc_out_buffer ob = {c->out_buf, XC_CLI_CHUNK, 0};
+            int const fin = last && in.pos == in.size;
+            size_t const r = fin ? xc_zstd_seekable_finish(w, &ob)
+                                 : xc_zstd_seekable_write(w, &ob, &in);
+            if (xc_is_error(r)) {
+                xc_cli_msg(1, "%s: compression failed: %s", name, xc_error_name(r));
+                status = -1;
+                break;
+            }
+            if (emit(c, out, ob.pos)) {
+                status = -1;
+                break;
+            }
+            if (r == 0 && (fin || (!last && in.pos == in.size))) break;
+        }
+        c->n_in += (unsigned long long)n;
+        xc_progress_update(&prog, c->n_in, c->n_out);
+    }
+    xc_progress_end(&prog);
+    xc_zstd_seekable_writer_free(w);
+    return status;
+}
+
 int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
                       unsigned long long in_size, struct xc_sink *out)
 {
@@ -307,6 +355,7 @@ int xc_codec_compress(struct xc_codec *c, int in_fd, const char *name,
         in_size = o->stream_size;
         from_stream_size = 1;
     }
+    if (o->seekable_frame) return compress_seekable(c, in_fd, name, in_size, out);
     if (in_size != XC_CLI_UNKNOWN_SIZE) xc_zstd_cctx_set_pledged_size(c->cctx, in_size);
     if (c->patch) {
         /* zstd's --patch-from: a window that reaches back over the whole

@@ -96,6 +96,8 @@ static void test_errors_and_version(void **state)
     assert_int_equal(XC_ERROR_DST_TOO_SMALL, 4);
     assert_int_equal(XC_ERROR_BAD_PARAMETER, 11);
     assert_int_equal(XC_ERROR_FRAME_HEADER, 18);
+    assert_int_equal(XC_ERROR_SEEK_TABLE_MISSING, 19);
+    assert_int_equal(XC_ERROR_OUT_OF_RANGE, 22);
 }
 
 int main(void)

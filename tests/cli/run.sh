@@ -155,6 +155,35 @@ status 0 "-T2 output decodes" sh -c "'$XC' -dc t2.zst >t2.out"
 check "-T2 round trip" cmp -s t2.out big
 status 1 "-T without a number" "$XC" -T -c big
 
+# ---- seekable ------------------------------------------------------------------------------
+# --seekable writes frames of a fixed content size and a seek table: any
+# zstd decoder reads it whole, -d --range= reads a piece, -l -v shows the
+# table; the file is the same for any -T.
+status 0 "--seekable=64K" "$XC" -q --seekable=64K big -o sk.zst
+status 0 "--seekable -T2" "$XC" -q --seekable=64K -T2 big -o sk2.zst
+check "--seekable with workers writes the same file" cmp -s sk.zst sk2.zst
+status 0 "seekable decodes as plain frames" sh -c "'$XC' -dc sk.zst >sk.out"
+check "seekable round trip" cmp -s sk.out big
+if need_zstd; then
+    status 0 "zstd reads a seekable file" sh -c "zstd -qdc sk.zst >skz.out"
+    check "zstd's output is the input" cmp -s skz.out big
+fi
+status 0 "--range" sh -c "'$XC' -d --range=100000:70000 sk.zst >range.out"
+head -c 170000 big | tail -c 70000 >range.want
+check "--range gives those bytes" cmp -s range.out range.want
+status 0 "--range past the content's end is cut short" \
+    sh -c "'$XC' -d --range=$(($(wc -c <big) - 10)):1000 sk.zst | wc -c | grep -qx 10"
+status 1 "--range offset past the end" "$XC" -d --range=999999999:1 sk.zst
+check "the message says past the end" err_mentions "past the end"
+status 1 "--range on a plain frame" "$XC" -d --range=0:10 t1.zst
+check "the message names the missing seek table" err_mentions "seek table missing"
+status 1 "--range without OFFSET:LENGTH" "$XC" -d --range=12 sk.zst
+status 1 "--seekable=0" "$XC" --seekable=0 -c big
+status 0 "-l -v shows the seek table" sh -c "'$XC' -lv sk.zst >sklist.out"
+check "the seek table lists every frame" grep -q "^Seek table: $((($(wc -c <big) + 65535) / 65536)) frames" sklist.out
+status 0 "--seekable of an empty file" "$XC" -q --seekable empty -o skempty.zst
+status 0 "empty seekable range" sh -c "'$XC' -d --range=0:10 skempty.zst | wc -c | grep -qx 0"
+
 # ---- pipes --------------------------------------------------------------------------------
 status 0 "stdin to stdout" sh -c "'$XC' <big >pipe.zst"
 status 0 "and back" sh -c "'$XC' -d <pipe.zst >pipe.out"
