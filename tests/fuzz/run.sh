@@ -142,9 +142,9 @@ done
 
 # ---- seekable files ----------------------------------------------------------------
 # Built here from the format (zstd contrib/seekable_format): frames of each
-# content's pieces, then the seek table (entries without checksums, and the
-# same file with its descriptor saying there are, so that the checksum path
-# runs and fails).
+# content's pieces, then the seek table: 8-byte entries, and 12-byte ones
+# with the checksum flag and checksums of 0, so that the checksum path runs
+# (and fails).
 mkdir -p "$seeds/seekable"
 le32() { # value
   v=$1
@@ -154,19 +154,23 @@ add_seekable() { # name file piece-size
   rm -rf "$raw/sk" && mkdir -p "$raw/sk"
   (cd "$raw/sk" && head -c 40000 "$2" | split -b "$3" - part.)
   : >"$raw/sk.frames"
-  : >"$raw/sk.entries"
+  : >"$raw/sk.e8"
+  : >"$raw/sk.e12"
   count=0
   for p in "$raw"/sk/part.*; do
     [ -f "$p" ] || continue
     zstd -q -c -3 "$p" >"$raw/sk.one"
     cat "$raw/sk.one" >>"$raw/sk.frames"
-    { le32 "$(wc -c <"$raw/sk.one")"; le32 "$(wc -c <"$p")"; } >>"$raw/sk.entries"
+    { le32 "$(wc -c <"$raw/sk.one")"; le32 "$(wc -c <"$p")"; } >"$raw/sk.e"
+    cat "$raw/sk.e" >>"$raw/sk.e8"
+    { cat "$raw/sk.e"; le32 0; } >>"$raw/sk.e12"
     count=$((count + 1))
   done
-  body=$(($(wc -c <"$raw/sk.entries") + 9))
-  for desc in 000 200; do
-    { cat "$raw/sk.frames"; le32 $((0x184D2A5E)); le32 "$body"; cat "$raw/sk.entries"
-      le32 "$count"; printf "\\$desc"; le32 $((0x8F92EAB1)); } >"$seeds/seekable/$1.$desc"
+  for es in 8 12; do
+    if [ $es = 8 ]; then desc=000; else desc=200; fi
+    body=$(($(wc -c <"$raw/sk.e$es") + 9))
+    { cat "$raw/sk.frames"; le32 $((0x184D2A5E)); le32 "$body"; cat "$raw/sk.e$es"
+      le32 "$count"; printf "\\$desc"; le32 $((0x8F92EAB1)); } >"$seeds/seekable/$1.$es"
   done
 }
 for f in "$raw/in/text" "$raw/in/mixed" "$raw/in/one" "$raw/in/empty"; do
