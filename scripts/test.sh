@@ -12,7 +12,8 @@
 #   2. asan-ubsan (clang, -Werror), every tier;
 #   2b. tsan: ThreadSanitizer (clang) on the test of contexts sharing one
 #      prepared dictionary from several threads (only that test case) and
-#      on the compression workers' tests (test_zstd_workers, smaller sizes);
+#      on the compression workers' tests (test_zstd_workers, smaller sizes) and the
+#      seekable reader's parallel decode (test_zstd_seekable);
 #   3. arm64 cross build, tests under qemu-aarch64 -cpu max (every tier) and
 #      -cpu cortex-a53 (no SHA3), the latter with the shared data hidden;
 #   4. s390x (big-endian) cross build, tests under qemu-s390x;
