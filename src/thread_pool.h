@@ -38,4 +38,19 @@ XC_HIDDEN int xc_pool_withdraw(xc_thread_pool *pool, xc_pool_task *t);
 /* The number of threads the pool runs. */
 XC_HIDDEN unsigned xc_pool_threads(const xc_thread_pool *pool);
 
+#if XC_HAVE_THREADS
+/* A mutex and a condition variable set up together, for the workers'
+ * bookkeeping of the encoder and the decoder: 0, or -1 with neither left
+ * initialised. */
+static inline int xc_lock_pair_init(pthread_mutex_t *m, pthread_cond_t *c)
+{
+    if (pthread_mutex_init(m, NULL)) return -1;
+    if (pthread_cond_init(c, NULL)) {
+        pthread_mutex_destroy(m);
+        return -1;
+    }
+    return 0;
+}
+#endif
+
 #endif /* XC_THREAD_POOL_H */

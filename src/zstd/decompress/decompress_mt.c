@@ -106,12 +106,7 @@ static struct xc_zdmt_s *dmt_get(xc_zstd_dctx *d)
     struct xc_zdmt_s *mt = (struct xc_zdmt_s *)calloc(1, sizeof *mt);
     if (!mt) return NULL;
 #if XC_HAVE_THREADS
-    if (pthread_mutex_init(&mt->lock, NULL)) {
-        free(mt);
-        return NULL;
-    }
-    if (pthread_cond_init(&mt->done, NULL)) {
-        pthread_mutex_destroy(&mt->lock);
+    if (xc_lock_pair_init(&mt->lock, &mt->done)) {
         free(mt);
         return NULL;
     }
