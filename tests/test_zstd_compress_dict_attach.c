@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * zstd compression with a prepared dictionary searched in place by the
- * greedy, lazy, lazy2 and btlazy2 finders (match_lazy_dict.c), for small
- * one-shot inputs at levels 5..12 (inputs above the 32 KiB cut-off place
+ * greedy, lazy, lazy2 and btlazy2 finders (match_lazy_tmpl.h) and the
+ * optimal parsers (match_opt_tmpl.h), for small one-shot inputs at levels
+ * 5..19 (inputs above the cut-offs, 32 KiB and 8 KiB for btultra, place
  * the content before the input instead).  Every
  * frame is decoded by our decoder and libzstd's.  Cases: records, inputs
  * that only the content matches, a match that starts in the content and
@@ -22,20 +23,23 @@
 
 /* xxh64 of the sequences of every block the tests below parse with the
  * dictionary attached (see zt_seq_digest), the same on every tier and ISA. */
-#define EXPECTED_SEQ_DIGEST 0xe0ac58bab46d7ed3ull
+#define EXPECTED_SEQ_DIGEST 0x1dce37b6d0b9bb7a
 
-/* Whether small inputs are compressed with cd attached: greedy, lazy and
- * lazy2 over rows, and btlazy2 (which level that is depends on the
- * dictionary's size). */
-static int attaches(const xc_zstd_cdict *cd)
+/* Whether an input of n bytes is compressed with cd attached: greedy,
+ * lazy and lazy2 over rows, btlazy2 and btopt (which level that is depends
+ * on the dictionary's size) up to 32 KiB, btultra and btultra2 up to
+ * 8 KiB (libzstd's cut-offs). */
+static int attaches(const xc_zstd_cdict *cd, size_t n)
 {
-    return cd->p.strategy >= XC_ZSTRAT_GREEDY && cd->p.strategy <= XC_ZSTRAT_BTLAZY2;
+    unsigned const s = cd->p.strategy;
+    if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_BTOPT) return n <= CUTOFF;
+    return s >= XC_ZSTRAT_BTULTRA && n <= ((size_t)8 << 10);
 }
 
 static size_t bound(size_t n) { return xc_zstd_compress_bound(n) + 64; }
 
-/* Records one per frame and several per frame, levels 5..12, raw and
- * formatted dictionaries. */
+/* Records one per frame and several per frame, levels 5..19 (the
+ * optimal parsers attached too), raw and formatted dictionaries. */
 static void test_records(void **state)
 {
     (void)state;
@@ -46,7 +50,7 @@ static void test_records(void **state)
     const uint8_t *fmt = zt_embedded_json_dict(&fsize);
     uint8_t *out = zt_malloc(bound(total));
     uint64_t digest = 0;
-    for (int level = 5; level <= 12; level++) {
+    for (int level = 5; level <= 19; level++) {
         for (int k = 0; k < 2; k++) {
             const uint8_t *dict = k ? fmt : raw;
             size_t const dsize = k ? fsize : rsize;
@@ -61,7 +65,7 @@ static void test_records(void **state)
                 size_t n = sizes[i];
                 if (i % 5 == 4 && i + 4 <= COUNT) n = sizes[i] + sizes[i + 1] + sizes[i + 2];
                 zt_dict_roundtrip(c, dict, dsize, id, src + off, n, out, &digest);
-                assert_int_equal(c->ms.dict != NULL, attaches(cd));
+                assert_int_equal(c->ms.dict != NULL, attaches(cd, n));
                 off += sizes[i];
                 if (off >= total) break;
             }
@@ -87,7 +91,7 @@ static void test_content_matches(void **state)
     size_t dsize;
     uint8_t *dict = zt_raw_dict(&dsize);
     uint8_t *in = zt_malloc(4096), *out = zt_malloc(bound(4096));
-    for (int level = 5; level <= 12; level++) {
+    for (int level = 5; level <= 19; level++) {
         xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, level);
         xc_zstd_cctx *c = xc_zstd_cctx_new();
         assert_true(cd && c);
@@ -108,7 +112,7 @@ static void test_content_matches(void **state)
         for (unsigned seed = 1; seed <= 4; seed++) {
             size_t const n = zt_crossing_input(in, dict, dsize, 20 + 10 * seed, 50, seed);
             zt_dict_roundtrip(c, dict, dsize, 0, in, n, out, NULL);
-            if (attaches(cd)) assert_true(zt_crossing_seq(c) >= 0);
+            if (attaches(cd, n)) assert_true(zt_crossing_seq(c) >= 0);
         }
         xc_zstd_cctx_free(c);
         xc_zstd_cdict_free(cd);
@@ -133,7 +137,7 @@ static void test_repeat_offsets(void **state)
     uint8_t *in = zt_malloc(2048), *out = zt_malloc(bound(2048));
     for (size_t ri = 0; ri < sizeof reps / sizeof reps[0]; ri++) {
         uint8_t *dict = zt_dict_with_reps(fmt, fsize, reps[ri]);
-        for (int level = 5; level <= 12; level++) {
+        for (int level = 5; level <= 19; level++) {
             xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, fsize, level);
             xc_zstd_cctx *c = xc_zstd_cctx_new();
             assert_true(cd && c);
@@ -145,7 +149,7 @@ static void test_repeat_offsets(void **state)
                 memcpy(in + 1, dend - r0 + 1, n - 1);
                 in[0] = (uint8_t)(dend[-(ptrdiff_t)r0] ^ 0x55);
                 zt_dict_roundtrip(c, dict, fsize, id, in, n, out, NULL);
-                if (attaches(cd)) {
+                if (attaches(cd, n)) {
                     assert_true(c->ss.nb_seq >= 1);
                     assert_int_equal(c->ss.seq[0].lit_len, 1);
                     assert_int_equal(c->ss.seq[0].off_value, 1);
@@ -180,7 +184,7 @@ static void test_sizes(void **state)
     assert_true(total > CUTOFF + 1);
     uint8_t *out = zt_malloc(bound(total));
     static const size_t tiny[] = {0, 1, 2, 3, 6, 7, 8, 11, 12, 13, 16, 17, 24};
-    for (int level = 5; level <= 12; level++) {
+    for (int level = 5; level <= 19; level++) {
         xc_zstd_cdict *cd = xc_zstd_cdict_new(dict, dsize, level);
         xc_zstd_cctx *c = xc_zstd_cctx_new();
         assert_true(cd && c);
@@ -192,7 +196,7 @@ static void test_sizes(void **state)
         }
         for (size_t n = CUTOFF - 1; n <= CUTOFF + 1; n++) {
             zt_dict_roundtrip(c, dict, dsize, 0, src, n, out, NULL);
-            assert_int_equal(c->ms.dict != NULL, attaches(cd) && n <= CUTOFF);
+            assert_int_equal(c->ms.dict != NULL, attaches(cd, n));
         }
         xc_zstd_cctx_free(c);
         xc_zstd_cdict_free(cd);

@@ -48,7 +48,8 @@ XC_ZVARIANT_TARGET static size_t variant_seq_bitstream(const xc_zseqstore *ss, u
         {NULL, finder_fast, finder_dfast, finder_greedy, finder_lazy, finder_lazy2,         \
          finder_btlazy2, finder_btopt, finder_btultra, finder_btultra2},                    \
         {NULL, finder_fast_dict, finder_dfast_dict, finder_lazy_dict, finder_lazy_dict,     \
-         finder_lazy_dict, finder_btlazy2_dict, NULL, NULL, NULL},                          \
+         finder_lazy_dict, finder_btlazy2_dict, finder_btopt, finder_btultra,               \
+         finder_btultra2},                                                                  \
         variant_huf_1x, variant_huf_4x, variant_seq_bitstream,                              \
     }
 

@@ -6,9 +6,10 @@
  * (compress_frame.c, compress_history.c).
  *
  * Three plans.  Without a dictionary, the level's parameters for the
- * input.  Small one-shot inputs of the fast to btlazy2 strategies search
- * the dictionary's tables where they lie (attached: match_fast_dict_tmpl.h,
- * match_lazy_tmpl.h in its dictionary mode), up to libzstd's size cut-offs for that, with
+ * input.  Small one-shot inputs of every strategy search the dictionary's
+ * tables where they lie (attached: match_fast_dict_tmpl.h, and
+ * match_lazy_tmpl.h and match_opt_tmpl.h in their dictionary mode), up to
+ * libzstd's size cut-offs for that, with
  * tables of their own sized for the input.  Every other frame is
  * compressed from the window buffer with the content placed before the
  * input (placed), and starts from a copy of the dictionary's tables when it
@@ -149,6 +150,8 @@ static xc_zstd_cparams dict_frame_params(const xc_zstd_cctx *c, const xc_zstd_cd
 #define ATTACH_FAST_MAX ((size_t)8 << 10)
 #define ATTACH_DFAST_MAX ((size_t)16 << 10)
 #define ATTACH_LAZY_MAX ((size_t)32 << 10)
+#define ATTACH_BTOPT_MAX ((size_t)32 << 10)
+#define ATTACH_BTULTRA_MAX ((size_t)8 << 10)
 /* The fewest rows an attached frame of greedy, lazy or lazy2 gets: 2^4. */
 #define FRAME_ROWS_MIN_LOG 4
 
@@ -164,6 +167,8 @@ static int attaches(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n, xc
     else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2)
         attach = cd->ms.row_log && n <= ATTACH_LAZY_MAX;
     else if (s == XC_ZSTRAT_BTLAZY2) attach = n <= ATTACH_LAZY_MAX;
+    else if (s == XC_ZSTRAT_BTOPT) attach = n <= ATTACH_BTOPT_MAX;
+    else if (s >= XC_ZSTRAT_BTULTRA) attach = n <= ATTACH_BTULTRA_MAX;
     /* The window only ever grows from the dictionary's, which keeps the
      * table layout (xc_zstd_cdict_build), and must hold the input. */
     if (!attach || !c->kern->attached[s] || cd->content_size < XC_ZSTD_HASH_READ ||
@@ -176,13 +181,22 @@ static int attaches(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n, xc
         unsigned log = FRAME_ROWS_MIN_LOG + cd->ms.row_log;
         while (log < p->hash_log && ((size_t)1 << log) < 2 * n) log++;
         p->hash_log = log;
-    } else if (s == XC_ZSTRAT_BTLAZY2) {
+    } else if (s >= XC_ZSTRAT_BTLAZY2) {
         /* Two buckets per position, and a tree whose links no position of
-         * the frame outlives (two words per position, match_search_bt.h). */
+         * the frame outlives (two words per position, match_search_bt.h
+         * and match_search_bt_opt.h). */
         unsigned log = 6;
         while (((size_t)1 << log) < n) log++;
         p->hash_log = XC_MIN(p->hash_log, log + 1);
         p->chain_log = XC_MIN(p->chain_log, log + 2);
+        if (s >= XC_ZSTRAT_BTOPT) {
+            /* The window the optimal parsers' 3-byte hash is sized by
+             * (xc_zstd_hash3_log): as libzstd's, what content and input
+             * need, not the dictionary's (raised for its own layout). */
+            unsigned w = XC_ZSTD_WINDOW_LOG_MIN;
+            while (w < p->window_log && ((uint64_t)1 << w) < (uint64_t)cd->content_size + n) w++;
+            p->window_log = w;
+        }
     } else {
         /* fast, dfast: two cells per position in each of the frame's
          * tables, indexed by the top bits of the dictionary's hashes

@@ -163,17 +163,27 @@ static void fill_bt_sorted(xc_zmatch_state *ms, const uint8_t *iend)
     xc_zsearch s;
     xc_zsearch_open(&s, ms);
     uint32_t const mask = (s.chain_size >> 1) - 1;
-    for (uint32_t idx = s.next; idx < stop; idx++) {
-        uint32_t const h = (uint32_t)xc_zhash(s.base + idx, s.hash_bits, mls);
+    uint32_t step;
+    for (uint32_t idx = s.next; idx < stop; idx += step) {
+        step = 1;
         /* As in bt_update: the first index of the history is never a node
          * (its index is the mark of unsorted nodes). */
         if (idx <= s.start) continue;
+        uint32_t const h = (uint32_t)xc_zhash(s.base + idx, s.hash_bits, mls);
         uint32_t const bt_low = idx > mask ? idx - mask : 0;
         uint32_t const low = idx - s.start > s.window ? idx - s.window : s.start;
         uint32_t const root = s.table[h];
-        uint32_t unused_off, unused_end = 0;
+        uint32_t off, end_idx = idx + 9;
         s.table[h] = idx;
-        bt_walk(&s, idx, root, iend, s.attempts, low, bt_low, 0, &unused_off, &unused_end);
+        size_t const best =
+            bt_walk(&s, idx, root, iend, s.attempts, low, bt_low, 1, &off, &end_idx, NULL);
+        /* Inside a repeat, the positions a candidate's match already
+         * covers are left out, as bt_search does for a frame's own: in a
+         * run every suffix would sort in beside its neighbour, and a
+         * dictionary of runs would grow trees hundreds of nodes deep, each
+         * node a long count for every search that walks it. */
+        if (end_idx > idx + 9) step = end_idx - (idx + 8);
+        if (best > 384) step = XC_MAX(step, XC_MIN(192u, (uint32_t)(best - 384)));
     }
     s.next = stop;
     xc_zsearch_close(&s, ms);

@@ -80,7 +80,7 @@ XC_FORCE_INLINE size_t lazy_search(dsearch *d, const uint8_t *ip, const uint8_t 
 {
     if (dict) return dict_any_search(d, ip, iend, mls, offset, kind == SEARCH_BT, simd);
     if (kind == SEARCH_ROW) return row_search(&d->s, ip, iend, mls, offset, simd);
-    if (kind == SEARCH_BT) return bt_search(&d->s, ip, iend, mls, offset);
+    if (kind == SEARCH_BT) return bt_search(&d->s, ip, iend, mls, offset, NULL);
     return hc_search(&d->s, ip, iend, mls, offset);
 }
 

@@ -55,14 +55,16 @@ XC_FORCE_INLINE uint32_t node_lits(const xc_zopt_node *n) { return n->mlen ? 0 :
 
 XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                 const uint8_t *const src, size_t const size, unsigned const mls,
-                                int const ultra)
+                                int const ultra, int const dict)
 {
     struct xc_zopt_s *const o = ms->opt;
     const uint8_t *const base = ms->base;
     const uint8_t *const iend = src + size;
     const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
     const uint8_t *anchor = src;
-    const uint8_t *ip = src + (src == base + ms->start);
+    /* A frame's first byte has nothing before it to match, unless a
+     * dictionary is attached. */
+    const uint8_t *ip = src + (!dict && src == base + ms->start);
     unsigned const min_match = mls == 3 ? 3 : 4;
     xc_zopt_node *const node = o->node;
     xc_zopt_match *const matches = o->match;
@@ -78,7 +80,7 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
         xc_zopt_match last = {0, 0}; /* a match taken at once at cur, or none */
         {
             uint32_t const litlen = (uint32_t)(ip - anchor);
-            uint32_t const nb = bt_get_all(&s, matches, ip, iend, r, litlen == 0, mls);
+            uint32_t const nb = bt_get_all(&s, matches, ip, iend, r, litlen == 0, mls, dict);
             if (!nb) {
                 ip++;
                 continue;
@@ -139,7 +141,7 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
             if (!ultra && node[cur + 1].price <= n->price + (int32_t)(XC_ZPRICE_ONE / 2)) continue;
 
             uint32_t const lits = node_lits(n);
-            uint32_t const nb = bt_get_all(&s, matches, inr, iend, n->rep, lits == 0, mls);
+            uint32_t const nb = bt_get_all(&s, matches, inr, iend, n->rep, lits == 0, mls, dict);
             if (!nb) continue;
             if (matches[nb - 1].len > sufficient || cur + matches[nb - 1].len >= XC_ZOPT_NUM) {
                 last = matches[nb - 1];
@@ -218,23 +220,28 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
     return (size_t)(iend - anchor);
 }
 
-XC_ZFINDER(btopt_3, opt_body(ms, ss, rep, src, size, 3, 0))
-XC_ZFINDER(btopt_4, opt_body(ms, ss, rep, src, size, 4, 0))
-XC_ZFINDER(btopt_5, opt_body(ms, ss, rep, src, size, 5, 0))
-XC_ZFINDER(btopt_6, opt_body(ms, ss, rep, src, size, 6, 0))
-XC_ZFINDER(btultra_3, opt_body(ms, ss, rep, src, size, 3, 1))
-XC_ZFINDER(btultra_4, opt_body(ms, ss, rep, src, size, 4, 1))
-XC_ZFINDER(btultra_5, opt_body(ms, ss, rep, src, size, 5, 1))
-XC_ZFINDER(btultra_6, opt_body(ms, ss, rep, src, size, 6, 1))
+/* One copy per parser, min_match and mode: [dict][ultra][min_match - 3];
+ * dict is the attached mode (a prepared dictionary searched where it
+ * lies, ms->dict; see bt_dict_walk). */
+#define OPT_COPIES(name, ultra, dict)                                                       \
+    XC_ZFINDER(name##_3, opt_body(ms, ss, rep, src, size, 3, ultra, dict))                  \
+    XC_ZFINDER(name##_4, opt_body(ms, ss, rep, src, size, 4, ultra, dict))                  \
+    XC_ZFINDER(name##_5, opt_body(ms, ss, rep, src, size, 5, ultra, dict))                  \
+    XC_ZFINDER(name##_6, opt_body(ms, ss, rep, src, size, 6, ultra, dict))
+OPT_COPIES(btopt, 0, 0)
+OPT_COPIES(btultra, 1, 0)
+OPT_COPIES(btopt_dict, 0, 1)
+OPT_COPIES(btultra_dict, 1, 1)
+#undef OPT_COPIES
 
 static size_t opt_dispatch(XC_ZFINDER_ARGS, int ultra)
 {
-    /* [ultra][min_match - 3] */
-    static const xc_zstd_block_fn copies[2][4] = {
-        {btopt_3, btopt_4, btopt_5, btopt_6},
-        {btultra_3, btultra_4, btultra_5, btultra_6},
+    static const xc_zstd_block_fn copies[2][2][4] = {
+        {{btopt_3, btopt_4, btopt_5, btopt_6}, {btultra_3, btultra_4, btultra_5, btultra_6}},
+        {{btopt_dict_3, btopt_dict_4, btopt_dict_5, btopt_dict_6},
+         {btultra_dict_3, btultra_dict_4, btultra_dict_5, btultra_dict_6}},
     };
-    XC_ZFINDER_RUN(copies[ultra != 0], 3u, 6u);
+    XC_ZFINDER_RUN(copies[ms->dict != NULL][ultra != 0], 3u, 6u);
 }
 
 static size_t finder_btopt(XC_ZFINDER_ARGS) { return opt_dispatch(ms, ss, rep, src, size, 0); }
@@ -259,8 +266,11 @@ static size_t finder_btultra2(XC_ZFINDER_ARGS)
     uint32_t const cur = (uint32_t)(src - ms->base);
     /* Only a frame's first block with nothing before it (no dictionary)
      * can be parsed twice: the first pass's tree entries must all be
-     * forgotten afterwards, and there is no earlier history to keep. */
-    if (ms->opt->fresh && cur == ms->start && ms->next_to_update == cur &&
+     * forgotten afterwards, and there is no earlier history to keep.  An
+     * attached dictionary's frames (small inputs, one block) are parsed
+     * once, as libzstd does: the content supplies most of their matches,
+     * and a second pass would double their cost. */
+    if (!ms->dict && ms->opt->fresh && cur == ms->start && ms->next_to_update == cur &&
         size >= XC_ZSTD_HASH_READ + 4) {
         uint32_t tmp[3] = {rep[0], rep[1], rep[2]};
         xc_zseqstore const before = *ss;

@@ -122,13 +122,14 @@ XC_FORCE_INLINE void bt_update(xc_zsearch *s, uint32_t cur, const uint8_t *iend,
 /* Walks the tree from root m down, splitting it around position c into
  * the two subtrees of c (see the top), for at most n nodes.  Nodes below
  * low are out of the window; nodes at or below bt_low may share their links'
- * slot with a newer position, so the walk ends after linking one.  With
+ * slot with a newer position, so the walk ends after linking one.  The
+ * nodes it had left to visit go to *left (when not NULL).  With
  * find, keeps the best candidate (length, *offset) by the gain rule and
  * returns its length; returns 0 otherwise.  *end_idx is raised to the end
  * of any candidate match that reaches past it. */
 XC_FORCE_INLINE size_t bt_walk(xc_zsearch *s, uint32_t c, uint32_t m, const uint8_t *iend,
                                unsigned n, uint32_t low, uint32_t bt_low, int find,
-                               uint32_t *offset, uint32_t *end_idx)
+                               uint32_t *offset, uint32_t *end_idx, unsigned *left)
 {
     const uint8_t *const base = s->base;
     const uint8_t *const ip = base + c;
@@ -180,14 +181,17 @@ XC_FORCE_INLINE size_t bt_walk(xc_zsearch *s, uint32_t c, uint32_t m, const uint
     }
     *smaller = 0;
     *larger = 0;
+    if (left) *left = n;
     return best;
 }
 
 /* The best match at ip (at least 4 bytes to count) among the tree's
  * candidates, its offset in *offset.  Returns 3 or less when there is none.
- * Sorts the unsorted positions of ip's bucket first, and inserts ip. */
+ * Sorts the unsorted positions of ip's bucket first, and inserts ip.  The
+ * search's comparisons not spent go to *left (when not NULL), for an
+ * attached dictionary's tree (match_search_dict.h). */
 XC_FORCE_INLINE size_t bt_search(xc_zsearch *s, const uint8_t *ip, const uint8_t *iend,
-                                 unsigned mls, uint32_t *offset)
+                                 unsigned mls, uint32_t *offset, unsigned *left)
 {
     const uint8_t *const base = s->base;
     uint32_t *const bt = s->chain;
@@ -197,6 +201,7 @@ XC_FORCE_INLINE size_t bt_search(xc_zsearch *s, const uint8_t *ip, const uint8_t
     uint32_t const low = cur - s->start > s->window ? cur - s->window : s->start;
     uint32_t const limit = XC_MAX(low, bt_low + 1);
 
+    if (left) *left = s->attempts;
     bt_update(s, cur, iend, mls);
     if (s->next > cur) return 0; /* inside a repeat already covered */
     uint32_t const h = bt_next_hash(s, cur, (size_t)(iend - base), mls);
@@ -226,7 +231,7 @@ XC_FORCE_INLINE size_t bt_search(xc_zsearch *s, const uint8_t *ip, const uint8_t
     for (m = top; m && stacked; stacked--, budget++) {
         uint32_t const newer = bt[2 * (size_t)(m & mask) + 1];
         bt_walk(s, m, bt[2 * (size_t)(m & mask)], iend, budget, low, bt_low, 0, &unused_off,
-                &unused_end);
+                &unused_end, NULL);
         m = newer;
     }
 
@@ -234,7 +239,7 @@ XC_FORCE_INLINE size_t bt_search(xc_zsearch *s, const uint8_t *ip, const uint8_t
     uint32_t end_idx = cur + 9;
     uint32_t const root = s->table[h];
     s->table[h] = cur;
-    size_t len = bt_walk(s, cur, root, iend, s->attempts, low, bt_low, 1, offset, &end_idx);
+    size_t len = bt_walk(s, cur, root, iend, s->attempts, low, bt_low, 1, offset, &end_idx, left);
     /* In long repeats, skip the positions a match already covers. */
     s->next = end_idx - 8;
     if (s->next != cur + 1) bt_fill_cache(s, iend, mls);

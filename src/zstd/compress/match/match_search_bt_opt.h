@@ -43,6 +43,7 @@
 #define XC_ZSTD_SEARCH_BT_OPT_H
 
 #include "zstd/compress/match/match_opt_price.h"
+#include "zstd/dict/cdict.h"
 
 #if defined(XC_ARCH_X64)
 #  include <emmintrin.h>
@@ -69,6 +70,18 @@ typedef struct {
     const uint8_t *run_from;
     const uint8_t *run_end;
     size_t run_dist;
+    /* An attached dictionary (see bt_dict_walk), read only: its buckets
+     * and tree, its content's bytes (index d is dbase[d], the content
+     * ends at dend, index dend_idx), and the frame's first byte. */
+    const uint32_t *dhead;
+    const uint32_t *dbt;
+    uint32_t dmask;
+    uint32_t dbt_low;     /* its nodes at or below it may have lost their cells */
+    uint32_t dend_idx;
+    unsigned dhash_log;
+    const uint8_t *dbase;
+    const uint8_t *dend;
+    const uint8_t *prefix;
 } xc_zbt;
 
 static inline void bt_open(xc_zbt *s, const xc_zmatch_state *ms)
@@ -88,6 +101,23 @@ static inline void bt_open(xc_zbt *s, const xc_zmatch_state *ms)
     s->next3 = ms->next_to_update;
     s->run_from = s->run_end = NULL;
     s->run_dist = 0;
+    s->prefix = ms->base + ms->start;
+    const xc_zstd_cdict *const cd = ms->dict;
+    if (cd) {
+        s->dhead = cd->ms.hash_table;
+        s->dbt = cd->ms.chain_table;
+        s->dmask = (uint32_t)(cd->ms.chain_size >> 1) - 1;
+        s->dend_idx = (uint32_t)cd->content_size + 1;
+        s->dbt_low = s->dend_idx > s->dmask ? s->dend_idx - s->dmask : 0;
+        s->dhash_log = cd->ms.p.hash_log;
+        s->dbase = cd->ms.base;
+        s->dend = cd->content + cd->content_size;
+    } else {
+        s->dhead = s->dbt = NULL;
+        s->dmask = s->dbt_low = s->dend_idx = 0;
+        s->dhash_log = 0;
+        s->dbase = s->dend = NULL;
+    }
 }
 
 /* The bytes hashed to pick a position's tree: min_match, except that
@@ -289,6 +319,60 @@ XC_FORCE_INLINE int bt_same_prefix(const uint8_t *a, const uint8_t *b, unsigned 
     return (min_match == 3 ? d << 8 : d) == 0;
 }
 
+/* The byte at the attached dictionary's index i: the content's, or past
+ * its end the frame's, which follow it. */
+XC_FORCE_INLINE uint8_t bt_dbyte(const xc_zbt *s, uint32_t i)
+{
+    return i < s->dend_idx ? s->dbase[i] : s->prefix[i - s->dend_idx];
+}
+
+/* The walk down an attached dictionary's tree (libzstd's dictMatchState),
+ * after the frame's own: up to n more nodes, writing nothing.  Its nodes
+ * are ordered by their suffixes within the content, and a suffix that
+ * reaches the content's end is compared here with the frame's bytes after
+ * it, where the order may not hold; that can only send the walk down a
+ * worse branch, never a wrong length into the list, since every length is
+ * counted from the bytes (from the bound the walk keeps, which holds for
+ * the nodes the tree ordered correctly, and the content then the frame).
+ * Dictionary index d lies (ip's frame position) + dend_idx - d bytes back,
+ * beyond every frame candidate, so the list stays ordered by distance.
+ * Appends to matches[nb..), keeping only lengths above best; returns the
+ * new count. */
+XC_FORCE_INLINE uint32_t bt_dict_walk(const xc_zbt *s, xc_zopt_match *matches, uint32_t nb,
+                                      size_t best, const uint8_t *ip, const uint8_t *iend,
+                                      uint32_t n, unsigned mls)
+{
+    uint32_t const reach = (uint32_t)(ip - s->prefix) + s->dend_idx;
+    uint32_t const dlow = reach > s->window ? reach - s->window : 1;
+    uint32_t m = s->dhead[xc_zhash(ip, s->dhash_log, bt_key_bytes(mls))];
+    size_t common_smaller = 0, common_larger = 0;
+    for (; n && m >= dlow; n--) {
+        size_t const k = XC_MIN(common_smaller, common_larger);
+        size_t len;
+        if (m + k < s->dend_idx)
+            len = k + xc_zcount_2seg(ip + k, s->dbase + m + k, iend, s->dend, s->prefix);
+        else
+            len = k + xc_zcount(ip + k, s->prefix + (m + k - s->dend_idx), iend);
+        if (len > best) {
+            best = len;
+            matches[nb].off_value = reach - m + 3;
+            matches[nb].len = (uint32_t)len;
+            nb++;
+            if (len > XC_ZOPT_NUM) break;
+        }
+        if (ip + len == iend || m <= s->dbt_low) break;
+        const uint32_t *const cells = s->dbt + 2 * (m & s->dmask);
+        if (bt_dbyte(s, m + (uint32_t)len) < ip[len]) {
+            common_smaller = len;
+            m = cells[1];
+        } else {
+            common_larger = len;
+            m = cells[0];
+        }
+    }
+    return nb;
+}
+
 /* Every useful match at ip (ip + 8 <= iend), shortest first, into
  * matches; returns their number.  First the repeat offsets as the decoder
  * will read them after a literal run of length 0 (ll0) or not
@@ -298,7 +382,7 @@ XC_FORCE_INLINE int bt_same_prefix(const uint8_t *a, const uint8_t *b, unsigned 
  * every one before it. */
 XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uint8_t *ip,
                                     const uint8_t *iend, const uint32_t rep[3], int ll0,
-                                    unsigned mls)
+                                    unsigned mls, int dict)
 {
     const uint8_t *const base = s->base;
     uint32_t const cur = (uint32_t)(ip - base);
@@ -319,11 +403,24 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
 
     for (unsigned r = (unsigned)ll0; r < 3u + (unsigned)ll0; r++) {
         uint32_t const off = r == 3 ? rep[0] - 1 : rep[r];
+        size_t len;
         /* off - 1 wraps for 0 (rep[0] - 1 with rep[0] == 1), so this also
          * keeps the match at or after the first valid index. */
-        if (off - 1 >= cur - s->start || cur - off < low) continue;
-        if (!bt_same_prefix(ip, ip - off, min_match)) continue;
-        size_t const len = min_match + xc_zcount(ip + min_match, ip + min_match - off, iend);
+        if (off - 1 >= cur - s->start || cur - off < low) {
+            /* Attached: a repeat may reach into the content, when its
+             * first min_match bytes lie there whole and it is within the
+             * window. */
+            if (!dict || off == 0 || off - 1 < cur - s->start) continue;
+            uint32_t const into = off - (cur - s->start);
+            if (into < 4 || into >= s->dend_idx || off > s->window) continue;
+            const uint8_t *const m = s->dend - into;
+            if (!bt_same_prefix(ip, m, min_match)) continue;
+            len = min_match +
+                  xc_zcount_2seg(ip + min_match, m + min_match, iend, s->dend, s->prefix);
+        } else {
+            if (!bt_same_prefix(ip, ip - off, min_match)) continue;
+            len = min_match + xc_zcount(ip + min_match, ip + min_match - off, iend);
+        }
         if (len > best) {
             best = len;
             matches[nb].off_value = r - (unsigned)ll0 + 1;
@@ -363,7 +460,9 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
     uint32_t match_end = cur + 9;
 
     s->head[h] = cur;
-    for (uint32_t n = s->compares; n && m >= low; n--) {
+    uint32_t n = s->compares;
+    int done = 0;
+    for (; n && m >= low; n--) {
         uint32_t *const cells = bt + 2 * (m & mask);
         const uint8_t *const match = base + m;
         size_t len = XC_MIN(common_smaller, common_larger);
@@ -376,7 +475,10 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
             nb++;
             /* Long enough to be taken at once, or ordered past the end:
              * stop here, dropping the rest of the tree below. */
-            if (len > XC_ZOPT_NUM || ip + len == iend) break;
+            if (len > XC_ZOPT_NUM || ip + len == iend) {
+                done = 1;
+                break;
+            }
         }
         if (!bt_link(&smaller, &larger, &common_smaller, &common_larger, cells, &m, len,
                      match[len] < ip[len], reused_below, &dummy))
@@ -384,6 +486,7 @@ XC_FORCE_INLINE uint32_t bt_get_all(xc_zbt *s, xc_zopt_match *matches, const uin
     }
     *smaller = *larger = 0;
     s->next = match_end - 8;
+    if (dict && !done && n) nb = bt_dict_walk(s, matches, nb, best, ip, iend, n, mls);
     return nb;
 }
 

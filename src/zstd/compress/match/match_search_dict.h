@@ -176,7 +176,15 @@ XC_FORCE_INLINE size_t bt_dict_search(dsearch *d, const uint8_t *ip, const uint8
     if (XC_LIKELY(iend - ip > XC_ZSTD_HASH_READ)) /* as in dict_search */
         XC_PREFETCH(d->dcells + xc_zhash(ip + 1, d->dhash_bits, mls));
     uint32_t foff = 0;
-    size_t flen = bt_search(&d->s, ip, iend, mls, &foff);
+    unsigned left;
+    size_t flen = bt_search(&d->s, ip, iend, mls, &foff, &left);
+    /* A match of the frame's that reaches the end of the input cannot be
+     * beaten by a longer one: the dictionary's tree is not walked (in
+     * runs, every node of it would be counted to the end for nothing). */
+    if (ip + flen == iend) {
+        *offset = foff;
+        return flen;
+    }
 
     uint32_t const reach = (uint32_t)(ip - d->prefix) + d->dend_idx;
     uint32_t dlow = reach > d->window ? reach - d->window : 1;
@@ -184,7 +192,8 @@ XC_FORCE_INLINE size_t bt_dict_search(dsearch *d, const uint8_t *ip, const uint8
     size_t len_smaller = 0, len_larger = 0, best = 0;
     uint32_t best_m = 0;
     unsigned best_cost = 31;
-    for (unsigned n = d->s.attempts; n > 0 && m >= dlow; n--) {
+    /* The comparisons the frame's tree left (as libzstd shares them). */
+    for (unsigned n = left; n > 0 && m >= dlow; n--) {
         const uint32_t *const links = d->dlinks + 2 * (size_t)(m & d->dmask);
         size_t const len = dcount_from(d, ip, m, XC_MIN(len_smaller, len_larger), iend);
         if (len > best) {
