@@ -80,7 +80,9 @@ static unsigned log2_q8(uint32_t x)
                                      109, 118, 126, 134, 142, 150, 157, 165, 172, 179, 186,
                                      193, 200, 207, 213, 220, 226, 232, 238, 244, 250};
     unsigned const hb = xc_highbit32(x);
-    uint32_t const m = hb >= 5 ? (x >> (hb - 5)) & 31 : (x << (5 - hb)) & 31;
+    /* In 64 bits x << 5 cannot overflow, so one shift serves either side
+     * of hb = 5 without a branch. */
+    uint32_t const m = (uint32_t)((((uint64_t)x << 5) >> hb) & 31);
     return (hb << 8) + frac[m];
 }
 
@@ -92,14 +94,46 @@ static size_t norm_cost_bits(const int16_t *norm, unsigned norm_max, unsigned lo
                              const unsigned *count, unsigned max)
 {
     uint64_t q8 = 0;
+    unsigned missing = 0;
     if (max > norm_max) return SIZE_MAX;
+    /* Without a branch on the count: small blocks have a few sequences
+     * whose codes are scattered over the alphabet, and a test per symbol
+     * mispredicted about once per code present (40-50 times a frame of
+     * 256-byte records). */
     for (unsigned s = 0; s <= max; s++) {
-        if (!count[s]) continue;
-        if (norm[s] == 0) return SIZE_MAX;
         uint32_t const p = norm[s] > 0 ? (uint32_t)norm[s] : 1;
+        missing |= (count[s] != 0) & (norm[s] == 0);
         q8 += (uint64_t)count[s] * ((log << 8) - log2_q8(p));
     }
-    return (size_t)(q8 >> 8);
+    return missing ? SIZE_MAX : (size_t)(q8 >> 8);
+}
+
+/* norm_cost_bits() for a histogram given as its symbols, codes[0..nb):
+ * the same sum (the same symbols the same number of times), in nb steps
+ * instead of one per symbol of the alphabet, which is cheaper for the few
+ * sequences of a small block. */
+static size_t norm_cost_bits_codes(const int16_t *norm, unsigned norm_max, unsigned log,
+                                   const uint8_t *codes, size_t nb)
+{
+    uint64_t q8 = 0;
+    unsigned missing = 0;
+    for (size_t i = 0; i < nb; i++) {
+        unsigned const s = codes[i];
+        if (s > norm_max) return SIZE_MAX;
+        uint32_t const p = norm[s] > 0 ? (uint32_t)norm[s] : 1;
+        missing |= norm[s] == 0;
+        q8 += (log << 8) - log2_q8(p);
+    }
+    return missing ? SIZE_MAX : (size_t)(q8 >> 8);
+}
+
+/* The bits of the histogram count[0..max] of codes[0..nb) under a
+ * distribution, by whichever of the two loops is shorter. */
+static size_t hist_cost_bits(const int16_t *norm, unsigned norm_max, unsigned log,
+                             const unsigned *count, unsigned max, const uint8_t *codes, size_t nb)
+{
+    if (nb <= max) return norm_cost_bits_codes(norm, norm_max, log, codes, nb);
+    return norm_cost_bits(norm, norm_max, log, count, max);
 }
 
 /* Below this many sequences a new table rarely pays for its description,
@@ -122,8 +156,17 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
     xc_zentropy *const e = &c->ent;
     xc_seq_default const def = xc_zstd_seq_default(t);
     unsigned max = xc_zstd_seq_max_code(t), most = 0;
-    while (max > 0 && count[max] == 0) max--;
-    for (unsigned s = 0; s <= max; s++) most = XC_MAX(most, count[s]);
+    if (nb < max) {
+        /* Few sequences: the largest code and count from the codes. */
+        max = 0;
+        for (size_t i = 0; i < nb; i++) {
+            max = XC_MAX(max, (unsigned)codes[i]);
+            most = XC_MAX(most, count[codes[i]]);
+        }
+    } else {
+        while (max > 0 && count[max] == 0) max--;
+        for (unsigned s = 0; s <= max; s++) most = XC_MAX(most, count[s]);
+    }
     int const default_ok = max <= def.max_symbol;
     xc_fse_ctable *const scratch = &e->fse[t][e->fse_cur[t] ^ 1];
 
@@ -151,12 +194,12 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
     unsigned best_mode = XC_SEQ_MODE_COMPRESSED;
     unsigned const cur = e->fse_cur[t];
     if (default_ok) {
-        best = norm_cost_bits(def.norm, def.max_symbol, def.log, count, max);
+        best = hist_cost_bits(def.norm, def.max_symbol, def.log, count, max, codes, nb);
         best_mode = XC_SEQ_MODE_PREDEFINED;
     }
     if (e->fse_valid[t]) {
-        size_t const bits =
-            norm_cost_bits(e->norm[t][cur], e->norm_max[t][cur], e->norm_log[t][cur], count, max);
+        size_t const bits = hist_cost_bits(e->norm[t][cur], e->norm_max[t][cur],
+                                           e->norm_log[t][cur], count, max, codes, nb);
         if (bits < best) best = bits, best_mode = XC_SEQ_MODE_REPEAT;
     }
 
@@ -188,7 +231,7 @@ static size_t choose_table(xc_zstd_cctx *c, unsigned t, const uint8_t *codes, un
         if (r != 0) {
             desc = xc_fse_write_ncount(desc_buf, sizeof desc_buf, norm, max, log);
             FORWARD_IF_ERROR(desc);
-            size_t const bits = norm_cost_bits(norm, max, log, count, max) + 8 * desc;
+            size_t const bits = hist_cost_bits(norm, max, log, count, max, codes, nb) + 8 * desc;
             if (bits < best) best = bits, best_mode = XC_SEQ_MODE_COMPRESSED;
         }
     }
@@ -234,6 +277,10 @@ static void xc_zstd_long_code(xc_zseqstore *ss, unsigned hist[3][64])
     *code = (uint8_t)right;
 }
 
+/* Blocks of at least this many sequences count their codes into two sets
+ * of counters (see encode_sequences). */
+#define SPLIT_HIST_MIN_SEQ 64
+
 static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsigned *commit)
 {
     xc_zseqstore *const ss = &c->ss;
@@ -259,28 +306,37 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
 
     /* The codes and their histograms in one pass.  Two sets of counters,
      * for even and odd sequences, so that runs of the same code do not
-     * chain every increment to the previous one through memory. */
+     * chain every increment to the previous one through memory; a block
+     * of few sequences (small records) has no such runs to speak of, and
+     * there clearing and merging the second set would cost more than the
+     * counting: one set. */
     unsigned hist[2][3][64];
-    memset(hist, 0, sizeof hist);
     {
         const xc_zseq *const seq = ss->seq;
         uint8_t *const llc = ss->ll_code, *const mlc = ss->ml_code, *const ofc = ss->of_code;
         size_t i = 0;
-        for (; i + 1 < nb; i += 2) {
-            unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
-            unsigned const l1 = xc_zstd_ll_code(seq[i + 1].lit_len);
-            unsigned const m0 = xc_zstd_ml_code(seq[i].ml_base);
-            unsigned const m1 = xc_zstd_ml_code(seq[i + 1].ml_base);
-            unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
-            unsigned const o1 = xc_zstd_of_code(seq[i + 1].off_value);
-            llc[i] = (uint8_t)l0, llc[i + 1] = (uint8_t)l1;
-            mlc[i] = (uint8_t)m0, mlc[i + 1] = (uint8_t)m1;
-            ofc[i] = (uint8_t)o0, ofc[i + 1] = (uint8_t)o1;
-            hist[0][XC_SEQ_LL][l0]++, hist[1][XC_SEQ_LL][l1]++;
-            hist[0][XC_SEQ_ML][m0]++, hist[1][XC_SEQ_ML][m1]++;
-            hist[0][XC_SEQ_OF][o0]++, hist[1][XC_SEQ_OF][o1]++;
+        if (nb >= SPLIT_HIST_MIN_SEQ) {
+            memset(hist, 0, sizeof hist);
+            for (; i + 1 < nb; i += 2) {
+                unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
+                unsigned const l1 = xc_zstd_ll_code(seq[i + 1].lit_len);
+                unsigned const m0 = xc_zstd_ml_code(seq[i].ml_base);
+                unsigned const m1 = xc_zstd_ml_code(seq[i + 1].ml_base);
+                unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
+                unsigned const o1 = xc_zstd_of_code(seq[i + 1].off_value);
+                llc[i] = (uint8_t)l0, llc[i + 1] = (uint8_t)l1;
+                mlc[i] = (uint8_t)m0, mlc[i + 1] = (uint8_t)m1;
+                ofc[i] = (uint8_t)o0, ofc[i + 1] = (uint8_t)o1;
+                hist[0][XC_SEQ_LL][l0]++, hist[1][XC_SEQ_LL][l1]++;
+                hist[0][XC_SEQ_ML][m0]++, hist[1][XC_SEQ_ML][m1]++;
+                hist[0][XC_SEQ_OF][o0]++, hist[1][XC_SEQ_OF][o1]++;
+            }
+            for (unsigned t = 0; t < 3; t++)
+                for (unsigned k = 0; k < 64; k++) hist[0][t][k] += hist[1][t][k];
+        } else {
+            memset(hist[0], 0, sizeof hist[0]);
         }
-        if (i < nb) {
+        for (; i < nb; i++) {
             unsigned const l0 = xc_zstd_ll_code(seq[i].lit_len);
             unsigned const m0 = xc_zstd_ml_code(seq[i].ml_base);
             unsigned const o0 = xc_zstd_of_code(seq[i].off_value);
@@ -288,8 +344,6 @@ static size_t encode_sequences(xc_zstd_cctx *c, uint8_t *dst, size_t cap, unsign
             hist[0][XC_SEQ_LL][l0]++, hist[0][XC_SEQ_ML][m0]++, hist[0][XC_SEQ_OF][o0]++;
         }
     }
-    for (unsigned t = 0; t < 3; t++)
-        for (unsigned k = 0; k < 64; k++) hist[0][t][k] += hist[1][t][k];
     xc_zstd_long_code(ss, hist[0]);
 
     uint8_t *const modes = op++;
