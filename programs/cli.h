@@ -73,6 +73,7 @@ struct xc_cli_opts {
     unsigned long long size_hint;    /* --size-hint=, 0 for none */
     unsigned long long stream_size;  /* --stream-size=, 0 for none */
     int threads;            /* -T#: 0 auto (as many as cores), default 1 */
+    int job_frames;         /* --job-frames (xcodec only): each job a frame of its own */
     int sparse;             /* -1 (files yes, stdout no), 0 or 1 */
     int exclude_compressed; /* --exclude-compressed */
     int recursive;          /* -r */

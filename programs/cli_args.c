@@ -223,6 +223,7 @@ static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opt
         {"--pass-through", offsetof(struct xc_cli_opts, pass_through), 1},
         {"--no-pass-through", offsetof(struct xc_cli_opts, pass_through), 0},
         {"--single-thread", offsetof(struct xc_cli_opts, threads), 1},
+        {"--job-frames", offsetof(struct xc_cli_opts, job_frames), 1},
     };
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
         if (strcmp(arg, aliases[i].name) == 0) return aliases[i].letter;

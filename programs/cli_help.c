@@ -99,6 +99,10 @@ const struct xc_cli_doc xc_cli_docs[] = {
      "Compression workers: 1 (the default), 0 for one per core. Without the library's workers, "
      "only one thread is available and -T above 1 is refused."},
     {NULL, "--single-thread", "Compress in the calling thread (as -T1)."},
+    {NULL, "--job-frames",
+     "xcodec only: with workers, write each job as a frame of its own (content size, "
+     "checksum, no history from the job before), so that the file decodes on several "
+     "threads; a little larger. The same file for any -T above 1."},
     {NULL, "--auto-threads={physical|logical}", "What -T0 counts as cores."},
     {NULL, "-B#", "Job size for compression workers; with -b, the block the data is cut into."},
     {NULL, "--format=zstd", "The only format written; other formats are refused."},

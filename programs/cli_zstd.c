@@ -173,6 +173,8 @@ static int compress_setup(struct xc_codec *c)
         xc_codec_free(c);
         return -1;
     }
+    if (o->job_frames && xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_JOB_FRAMES, 1)))
+        return fail(c, "--job-frames", r);
     if (o->dict_path) {
         /* Loaded once into the context, which keeps it from frame to
          * frame (file to file), prepared for the level set above. */

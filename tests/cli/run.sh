@@ -154,6 +154,22 @@ check "workers cut the input into jobs" sh -c "! cmp -s t2.zst tser.zst"
 status 0 "-T2 output decodes" sh -c "'$XC' -dc t2.zst >t2.out"
 check "-T2 round trip" cmp -s t2.out big
 status 1 "-T without a number" "$XC" -T -c big
+# --job-frames (xcodec only): a frame per job, the same file for any -T
+# above 1, read by both decoders; without workers, the one-thread frame.
+status 0 "--job-frames -T2" sh -c "'$XC' -1 -T2 --job-frames -c big >jf2.zst"
+status 0 "--job-frames -T3" sh -c "'$XC' -1 -T3 --job-frames -c big >jf3.zst"
+status 0 "--job-frames -T1" sh -c "'$XC' -1 -T1 --job-frames -c big >jf1.zst"
+check "--job-frames: the same file for -T2 and -T3" cmp -s jf2.zst jf3.zst
+check "--job-frames: not the one-frame output" sh -c "! cmp -s jf2.zst t2.zst"
+check "--job-frames -T1 is the one-thread frame" cmp -s jf1.zst tser.zst
+status 0 "--job-frames -l" "$XC" -l jf2.zst
+check "--job-frames writes several frames" sh -c "awk 'NR == 2 { exit !(\$1 > 1) }' out"
+status 0 "--job-frames output decodes" sh -c "'$XC' -dc jf2.zst >jf2.out"
+check "--job-frames round trip" cmp -s jf2.out big
+if command -v zstd >/dev/null 2>&1; then
+    status 0 "zstd reads --job-frames output" sh -c "zstd -qdc jf2.zst >jf2z.out"
+    check "zstd restores --job-frames output" cmp -s jf2z.out big
+fi
 
 # ---- seekable ------------------------------------------------------------------------------
 # --seekable writes frames of a fixed content size and a seek table: any

@@ -123,6 +123,7 @@ size_t xc_zstd_cctx_set(xc_zstd_cctx *c, xc_zstd_cparam param, int value)
     case XC_ZSTD_C_NB_WORKERS:
     case XC_ZSTD_C_JOB_SIZE:
     case XC_ZSTD_C_OVERLAP_LOG:
+    case XC_ZSTD_C_JOB_FRAMES:
         return xc_zstd_mt_set(c, (int)param, value);
     default:
         return XC_ERROR(BAD_PARAMETER);

@@ -202,29 +202,36 @@ static size_t compress_blocks(xc_zstd_cctx *c, uint8_t *op, uint8_t *const oend,
     return (size_t)(op - ostart);
 }
 
-size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *plan, void *dst,
-                             size_t dst_cap, const void *src, size_t src_size)
+size_t xc_zstd_cframe_whole(xc_zstd_cctx *c, const xc_zhistory *plan, const uint8_t *buf,
+                            size_t span, const uint8_t *src, size_t size, void *dst,
+                            size_t dst_cap)
 {
     uint8_t *const ostart = (uint8_t *)dst;
     uint8_t *op = ostart;
     uint8_t *const oend = ostart + dst_cap;
 
-    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, plan, (const uint8_t *)src, src_size));
-    size_t const h = xc_zstd_write_frame_header(c, op, dst_cap, src_size);
+    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, plan, buf, span));
+    size_t const h = xc_zstd_write_frame_header(c, op, dst_cap, size);
     FORWARD_IF_ERROR(h);
     op += h;
-    size_t const b = compress_blocks(c, op, oend, (const uint8_t *)src, src_size, 1);
+    size_t const b = compress_blocks(c, op, oend, src, size, 1);
     FORWARD_IF_ERROR(b);
     op += b;
     xc_zstd_cframe_close(c);
 
     if (c->checksum) {
-        size_t const k =
-            xc_zstd_write_checksum(op, (size_t)(oend - op), xc_xxh64(src, src_size, 0));
+        size_t const k = xc_zstd_write_checksum(op, (size_t)(oend - op), xc_xxh64(src, size, 0));
         FORWARD_IF_ERROR(k);
         op += k;
     }
     return (size_t)(op - ostart);
+}
+
+size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *plan, void *dst,
+                             size_t dst_cap, const void *src, size_t src_size)
+{
+    return xc_zstd_cframe_whole(c, plan, (const uint8_t *)src, src_size, (const uint8_t *)src,
+                                src_size, dst, dst_cap);
 }
 
 /* ---- one job of a frame cut between workers ------------------------------------ */

@@ -182,6 +182,7 @@ struct xc_zstd_cctx_s {
     int nb_workers;                /* XC_ZSTD_C_NB_WORKERS */
     int job_size;                  /* XC_ZSTD_C_JOB_SIZE, 0 = by the window */
     int overlap_log;               /* XC_ZSTD_C_OVERLAP_LOG, 0 = by the strategy */
+    int job_frames;                /* XC_ZSTD_C_JOB_FRAMES: each job a frame of its own */
     xc_thread_pool *pool_ref;      /* the caller's pool, or NULL for one of our own */
     struct xc_zmt_s *mt;           /* jobs, worker contexts, own pool; NULL until used */
 
@@ -244,6 +245,14 @@ XC_HIDDEN void xc_zstd_cframe_close(xc_zstd_cctx *c);
  * XC_ZHIST_ATTACHED), header to checksum.  Returns its size or an error. */
 XC_HIDDEN size_t xc_zstd_cframe_oneshot(xc_zstd_cctx *c, const xc_zhistory *h, void *dst,
                                        size_t dst_cap, const void *src, size_t src_size);
+
+/* A whole frame of src[0..size) planned as *h, header to checksum, with
+ * indices starting at buf[0] and spanning `span` bytes (as for
+ * xc_zstd_cframe_open(); for XC_ZHIST_NONE and XC_ZHIST_ATTACHED buf is
+ * src).  Returns its size or an error. */
+XC_HIDDEN size_t xc_zstd_cframe_whole(xc_zstd_cctx *c, const xc_zhistory *h, const uint8_t *buf,
+                                      size_t span, const uint8_t *src, size_t size, void *dst,
+                                      size_t dst_cap);
 
 /* One job of a frame whose input is cut between workers (compress_mt.c):
  * the blocks of src[0..size), without frame header or checksum, into

@@ -17,6 +17,12 @@
  * of the job before, which is being compressed at the same time.  So jobs
  * depend on the input alone, never on each other's output.
  *
+ * Independent frames (XC_ZSTD_C_JOB_FRAMES).  The same cuts, but each job
+ * is a whole frame (xc_zstd_cframe_whole): planned for its own size as the
+ * serial one-shot path plans it (plan_job_frame), with its own header and
+ * checksum, and no overlap; the calling thread then writes no header and
+ * computes no checksum, it only copies the frames out in order.
+ *
  * The calling thread.  It plans the frame, writes the header, cuts the
  * input, computes the content checksum (XXH64 over the whole input, which
  * is serial by nature) while the workers run, and copies each job's blocks
@@ -39,6 +45,7 @@
 #include <stdlib.h>
 
 #include "thread_pool.h"
+#include "zstd/compress/compress_frames.h"
 #include "zstd/compress/compress_internal.h"
 #include "zstd/compress/match/match_ldm.h"
 #include "zstd/dict/cdict.h"
@@ -80,6 +87,7 @@ struct xc_zmt_s {
     xc_thread_pool *pool;     /* the frame's pool; NULL: jobs run in the caller */
     xc_zjob *jobs;
     unsigned nb_slots;        /* in use: nb_workers + 1 */
+    int frames;               /* each job is a frame of its own (XC_ZSTD_C_JOB_FRAMES) */
     unsigned slots_cap;       /* allocated */
 
     /* ---- the streamed frame ---- */
@@ -100,7 +108,7 @@ static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; 
 
 size_t xc_zstd_mt_set(xc_zstd_cctx *c, int param, int value)
 {
-    RETURN_ERROR_IF(!XC_HAVE_THREADS && value != 0, UNSUPPORTED);
+    RETURN_ERROR_IF(!XC_HAVE_THREADS && value != 0 && param != XC_ZSTD_C_JOB_FRAMES, UNSUPPORTED);
     switch (param) {
     case XC_ZSTD_C_NB_WORKERS: c->nb_workers = clamp(value, 0, MT_WORKERS_MAX); return 0;
     case XC_ZSTD_C_JOB_SIZE:
@@ -109,6 +117,10 @@ size_t xc_zstd_mt_set(xc_zstd_cctx *c, int param, int value)
                                                                         : value;
         return 0;
     case XC_ZSTD_C_OVERLAP_LOG: c->overlap_log = clamp(value, 0, MT_OVERLAP_LOG_MAX); return 0;
+    case XC_ZSTD_C_JOB_FRAMES:
+        RETURN_ERROR_IF(value != 0 && value != 1, BAD_PARAMETER);
+        c->job_frames = value;
+        return 0;
     default: return XC_ERROR(BAD_PARAMETER);
     }
 }
@@ -166,7 +178,9 @@ size_t xc_zstd_mt_job_size(const xc_zstd_cctx *c, const xc_zstd_cparams *p)
 {
     size_t job = c && c->job_size ? (size_t)c->job_size
                                   : (size_t)1 << default_job_log(p, ldm_for(c, p));
-    /* A job holds at least the overlap the next one takes from it. */
+    /* A job holds at least the overlap the next one takes from it; an
+     * independent frame takes none. */
+    if (c && c->job_frames) return job;
     return XC_MAX(job, xc_zstd_mt_overlap(c, p));
 }
 
@@ -206,7 +220,12 @@ static void job_main(void *arg)
 {
     xc_zjob *const j = (xc_zjob *)arg;
     size_t r;
-    if (j->size == 0) {
+    if (j->mt->frames) {
+        /* A frame of its own; an empty last job after others adds none. */
+        r = j->size == 0 && !j->first ? 0
+                                      : xc_zstd_cframe_whole(j->w, &j->h, j->buf, j->span, j->src,
+                                                             j->size, j->out, j->out_cap);
+    } else if (j->size == 0) {
         /* Only a frame's last job is empty: an empty raw block, last. */
         if (j->out_cap < XC_ZSTD_BLOCK_HEADER) {
             r = XC_ERROR(DST_TOO_SMALL);
@@ -238,12 +257,12 @@ static void job_submit(struct xc_zmt_s *mt, xc_zjob *j)
 }
 
 /* The settings a worker context compresses with: the parent's, without the
- * frame-level ones (the parent writes header and checksum). */
-static void copy_settings(xc_zstd_cctx *w, const xc_zstd_cctx *c)
+ * checksum when the parent writes it (one frame of jobs). */
+static void copy_settings(xc_zstd_cctx *w, const xc_zstd_cctx *c, int frames)
 {
     w->level = c->level;
     w->req = c->req;
-    w->checksum = 0;
+    w->checksum = frames ? c->checksum : 0;
     w->content_size_flag = c->content_size_flag;
     w->dict_id_flag = c->dict_id_flag;
     w->ldm_enable = c->ldm_enable;
@@ -282,8 +301,10 @@ static struct xc_zmt_s *mt_get(xc_zstd_cctx *c)
 }
 
 /* Readies the pool, the slots and their buffers for a frame planned as
- * *h; `in_room` is the input each slot holds (0 for one-shot). */
-static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room)
+ * *h, cut into jobs of job_size bytes, each a frame of its own when
+ * `frames`; `in_room` is the input each slot holds (0 for one-shot). */
+static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room, size_t job_size,
+                         int frames)
 {
     struct xc_zmt_s *const mt = mt_get(c);
     RETURN_ERROR_IF(!mt, OUT_OF_MEMORY);
@@ -307,8 +328,9 @@ static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room)
         mt->slots_cap = slots;
     }
     mt->nb_slots = slots;
-    mt->job_size = xc_zstd_mt_job_size(c, &h->p);
-    mt->overlap = xc_zstd_mt_overlap(c, &h->p);
+    mt->frames = frames;
+    mt->job_size = job_size;
+    mt->overlap = mt->frames ? 0 : xc_zstd_mt_overlap(c, &h->p);
     size_t const out_cap = xc_zstd_compress_bound(mt->job_size);
     FORWARD_IF_ERROR(out_cap);
     for (unsigned i = 0; i < slots; i++) {
@@ -319,7 +341,7 @@ static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room)
             j->w = xc_zstd_cctx_new();
             RETURN_ERROR_IF(!j->w, OUT_OF_MEMORY);
         }
-        copy_settings(j->w, c);
+        copy_settings(j->w, c, frames);
         FORWARD_IF_ERROR(grow(&j->out, &j->out_cap, out_cap));
         if (in_room) FORWARD_IF_ERROR(grow(&j->w->in_buf, &j->w->in_cap, in_room));
     }
@@ -401,21 +423,39 @@ size_t xc_zstd_estimate_cctx_size_workers(int level, int nb_workers)
            slots * (sizeof(xc_zjob) + one + ov + job + xc_zstd_compress_bound(job));
 }
 
+/* ---- independent frames ------------------------------------------------------------ */
+
+/* The plan of job k as a frame of its own of `size` bytes, all of them in
+ * one buffer: as the serial one-shot path plans that input alone, except
+ * that a prefix is history for the first frame only. */
+static size_t plan_job_frame(xc_zstd_cctx *c, size_t size, int first, xc_zhistory *h)
+{
+    size_t const prefix = c->prefix_size;
+    if (!first) c->prefix_size = 0;
+    size_t const r = xc_zstd_plan_frame(c, size, 1, h);
+    c->prefix_size = prefix;
+    return r;
+}
+
 /* ---- one-shot --------------------------------------------------------------------- */
 
 /* Job k of a one-shot input: read where it lies, with the overlap just
  * before it; the first job with a placed dictionary goes after the content
  * in the worker's window buffer. */
-static size_t oneshot_job(struct xc_zmt_s *mt, xc_zjob *j, const uint8_t *src, size_t n,
-                          uint64_t k)
+static size_t oneshot_job(xc_zstd_cctx *c, struct xc_zmt_s *mt, xc_zjob *j, const uint8_t *src,
+                          size_t n, uint64_t k)
 {
     size_t const off = (size_t)k * mt->job_size;
     j->size = XC_MIN(mt->job_size, n - off);
     j->first = k == 0;
     j->last = off + j->size == n;
     j->flushed = 0;
-    if (j->first) {
-        j->h = mt->plan;
+    if (mt->frames) {
+        FORWARD_IF_ERROR(plan_job_frame(c, j->size, j->first, &j->h));
+        src += off;
+    }
+    if (j->first || mt->frames) {
+        if (!mt->frames) j->h = mt->plan;
         if (j->h.mode == XC_ZHIST_PLACED) {
             xc_zstd_cctx *const w = j->w;
             size_t const room = j->h.content + j->size;
@@ -443,27 +483,30 @@ static size_t oneshot_job(struct xc_zmt_s *mt, xc_zjob *j, const uint8_t *src, s
     return 0;
 }
 
-size_t xc_zstd_mt_compress(xc_zstd_cctx *c, const xc_zhistory *h, void *dst, size_t dst_cap,
-                           const void *src, size_t src_size)
+/* The jobs of a one-shot input on the prepared slots, written out in order;
+ * sizes[k], when given, gets job k's output size. */
+static size_t run_oneshot(xc_zstd_cctx *c, void *dst, size_t dst_cap, const void *src,
+                          size_t src_size, uint32_t *sizes)
 {
-    FORWARD_IF_ERROR(mt_prepare(c, h, 0));
     struct xc_zmt_s *const mt = c->mt;
     uint8_t *const ostart = (uint8_t *)dst;
     uint8_t *op = ostart;
     uint8_t *const oend = ostart + dst_cap;
-    size_t const hsize = xc_zstd_write_frame_header(c, op, dst_cap, src_size);
-    FORWARD_IF_ERROR(hsize);
-    op += hsize;
+    if (!mt->frames) {
+        size_t const hsize = xc_zstd_write_frame_header(c, op, dst_cap, src_size);
+        FORWARD_IF_ERROR(hsize);
+        op += hsize;
+    }
 
     uint64_t const jobs = (src_size + mt->job_size - 1) / mt->job_size;
     uint64_t submitted = 0, written = 0;
     size_t err = 0;
     uint64_t sum = 0;
-    int summed = !c->checksum;
+    int summed = !c->checksum || mt->frames;
     for (;;) {
         if (!err && submitted < jobs && submitted - written < mt->nb_slots) {
             xc_zjob *const j = &mt->jobs[submitted % mt->nb_slots];
-            size_t const r = oneshot_job(mt, j, (const uint8_t *)src, src_size, submitted);
+            size_t const r = oneshot_job(c, mt, j, (const uint8_t *)src, src_size, submitted);
             if (xc_iserr(r)) err = r;
             else submitted++;
             continue;
@@ -482,18 +525,50 @@ size_t xc_zstd_mt_compress(xc_zstd_cctx *c, const xc_zhistory *h, void *dst, siz
             else {
                 memcpy(op, j->out, j->result);
                 op += j->result;
+                if (sizes) sizes[written] = (uint32_t)j->result;
             }
         }
         j->state = JOB_FREE;
         written++;
     }
     FORWARD_IF_ERROR(err);
-    if (c->checksum) {
+    if (c->checksum && !mt->frames) {
         size_t const k = xc_zstd_write_checksum(op, (size_t)(oend - op), sum);
         FORWARD_IF_ERROR(k);
         op += k;
     }
     return (size_t)(op - ostart);
+}
+
+/* A prefix is history for one frame (or one output of frames): spent once
+ * the jobs have used it. */
+static void spend_prefix(xc_zstd_cctx *c, const xc_zhistory *h)
+{
+    if (h->mode == XC_ZHIST_PLACED && h->cd && h->cd == c->prefix_cd) c->prefix_size = 0;
+}
+
+size_t xc_zstd_mt_compress(xc_zstd_cctx *c, const xc_zhistory *h, void *dst, size_t dst_cap,
+                           const void *src, size_t src_size)
+{
+    FORWARD_IF_ERROR(mt_prepare(c, h, 0, xc_zstd_mt_job_size(c, &h->p), c->job_frames));
+    size_t const r = run_oneshot(c, dst, dst_cap, src, src_size, NULL);
+    spend_prefix(c, h);
+    return r;
+}
+
+int xc_zstd_cctx_workers(const xc_zstd_cctx *c) { return c->nb_workers; }
+
+size_t xc_zstd_mt_frames(xc_zstd_cctx *c, const void *src, size_t n, size_t frame, void *dst,
+                         size_t dst_cap, uint32_t *c_sizes)
+{
+    RETURN_ERROR_IF(!c->nb_workers || !frame || !n || !src, BAD_PARAMETER);
+    RETURN_ERROR_IF(c->stage != XC_ZSTAGE_IDLE, STAGE_WRONG);
+    xc_zhistory h;
+    FORWARD_IF_ERROR(xc_zstd_plan_frame(c, XC_MIN(frame, n), 1, &h));
+    FORWARD_IF_ERROR(mt_prepare(c, &h, 0, frame, 1));
+    size_t const r = run_oneshot(c, dst, dst_cap, src, n, c_sizes);
+    spend_prefix(c, &h);
+    return r;
 }
 
 /* ---- streaming ------------------------------------------------------------------- */
@@ -521,7 +596,9 @@ static xc_zjob *begin_job(struct xc_zmt_s *mt)
     j->size = 0;
     j->flushed = 0;
     size_t hist;
-    if (j->first) {
+    if (j->first || mt->frames) {
+        /* Independent frames are planned when their size is known; room is
+         * kept for the frame's placed dictionary or prefix. */
         j->h = mt->plan;
         hist = j->h.mode == XC_ZHIST_PLACED ? j->h.content : 0;
     } else {
@@ -543,9 +620,29 @@ static xc_zjob *begin_job(struct xc_zmt_s *mt)
     return j;
 }
 
-static void submit_filled(struct xc_zmt_s *mt, xc_zjob *j, int last)
+static size_t submit_filled(xc_zstd_cctx *c, struct xc_zmt_s *mt, xc_zjob *j, int last)
 {
     j->last = last;
+    if (mt->frames) {
+        size_t const room = (size_t)(j->in_at - j->buf);
+        FORWARD_IF_ERROR(plan_job_frame(c, j->size, j->first, &j->h));
+        size_t const hist = j->h.mode == XC_ZHIST_PLACED ? j->h.content : 0;
+        if (hist != room) {
+            /* A prefix shortened to the window of this frame's size. */
+            memmove(j->w->in_buf + hist, j->in_at, j->size);
+            j->in_at = j->w->in_buf + hist;
+            j->src = j->in_at;
+        }
+        if (j->h.mode == XC_ZHIST_PLACED) {
+            j->w->in_size = hist + j->size;
+            j->span = j->w->in_size;
+        } else {
+            j->buf = j->src;
+            j->span = j->size;
+        }
+        job_submit(mt, j);
+        return 0;
+    }
     if (j->h.mode == XC_ZHIST_PLACED) {
         j->w->in_size = j->h.content + mt->job_size;
         j->span = j->w->in_size;
@@ -553,6 +650,7 @@ static void submit_filled(struct xc_zmt_s *mt, xc_zjob *j, int last)
         j->span = (size_t)(j->in_at - j->buf) + j->size;
     }
     job_submit(mt, j);
+    return 0;
 }
 
 /* Writes staged bytes, then finished jobs in order, as far as out has room.
@@ -653,12 +751,14 @@ static size_t mt_begin(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc
         xc_zstd_cparams const *p = &plan.p;
         size_t const job = xc_zstd_mt_job_size(c, p);
         size_t const ov = xc_zstd_mt_overlap(c, p);
-        FORWARD_IF_ERROR(mt_prepare(c, &plan, XC_MAX(hist_room, ov) + job));
+        FORWARD_IF_ERROR(mt_prepare(c, &plan, XC_MAX(hist_room, ov) + job, job, c->job_frames));
     }
     struct xc_zmt_s *const mt = c->mt;
-    size_t const h = xc_zstd_write_frame_header(c, mt->stage, sizeof mt->stage, content);
-    FORWARD_IF_ERROR(h);
-    mt->stage_end = h;
+    if (!mt->frames) {
+        size_t const h = xc_zstd_write_frame_header(c, mt->stage, sizeof mt->stage, content);
+        FORWARD_IF_ERROR(h);
+        mt->stage_end = h;
+    }
     c->pledged = content;
     c->consumed = 0;
     xc_xxh64_reset(&c->xxh, 0);
@@ -674,7 +774,7 @@ static size_t mt_run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_z
         if (mt->ended && mt->count == 0) {
             if (!mt->checksum_staged) {
                 mt->checksum_staged = 1;
-                if (c->checksum) {
+                if (c->checksum && !mt->frames) {
                     size_t const k = xc_zstd_write_checksum(mt->stage, sizeof mt->stage,
                                                             xc_xxh64_digest(&c->xxh));
                     FORWARD_IF_ERROR(k);
@@ -685,6 +785,7 @@ static size_t mt_run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_z
             }
             if (mt->stage_pos < mt->stage_end) break;
             mt->ended = 0;
+            spend_prefix(c, &mt->plan);
             xc_zstd_stream_reset(c);
             return 0;
         }
@@ -704,7 +805,7 @@ static size_t mt_run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_z
             size_t const n = XC_MIN(avail, mt->job_size - j->size);
             const uint8_t *const ip = (const uint8_t *)in->src + in->pos;
             memcpy(j->in_at + j->size, ip, n);
-            if (c->checksum) xc_xxh64_update(&c->xxh, ip, n);
+            if (c->checksum && !mt->frames) xc_xxh64_update(&c->xxh, ip, n);
             j->size += n;
             c->consumed += n;
             in->pos += n;
@@ -715,7 +816,7 @@ static size_t mt_run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_z
         /* A full job goes out when more input follows; otherwise it waits
          * for the flush or the end that may make it the last. */
         if (j && j->size == mt->job_size && !all_in) {
-            submit_filled(mt, j, 0);
+            FORWARD_IF_ERROR(submit_filled(c, mt, j, 0));
             continue;
         }
         if (!all_in) continue;
@@ -731,12 +832,12 @@ static size_t mt_run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_z
                 }
                 last = begin_job(mt);
             }
-            submit_filled(mt, last, 1);
+            FORWARD_IF_ERROR(submit_filled(c, mt, last, 1));
             mt->ended = 1;
             continue;
         }
         if (op == XC_ZSTD_E_FLUSH && j) {
-            submit_filled(mt, j, 0);
+            FORWARD_IF_ERROR(submit_filled(c, mt, j, 0));
             continue;
         }
         if (mt->count == 0 || !wait_head(mt, out)) break;
