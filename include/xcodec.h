@@ -934,8 +934,13 @@ typedef struct xc_zstd_seekable_s xc_zstd_seekable;
  * XC_ZSTD_SEEKABLE_FRAME_SIZE_DEFAULT), the last one what remains; with
  * checksums nonzero the seek table carries each frame's checksum.  The
  * output depends only on the input and the parameters, not on how the
- * input is cut into calls nor on the number of workers.  Memory: about
- * twice max_frame_size.  Returns NULL for a NULL cctx, a size out of range
+ * input is cut into calls nor on the number of workers.  With workers on
+ * the cctx (XC_ZSTD_C_NB_WORKERS >= 1 when the writer is made) the writer
+ * gathers nb_workers + 1 frames and compresses them in parallel, a whole
+ * frame on each worker; each frame is still the one nb_workers = 0 writes,
+ * so the file is the same for every count of workers, 0 included (the
+ * frames are never cut into jobs).  Memory: about twice max_frame_size,
+ * nb_workers + 1 times that with workers.  Returns NULL for a NULL cctx, a size out of range
  * or no memory.  xc_zstd_seekable_writer_free() frees it (NULL is fine),
  * never the cctx.  A writer is not safe to use from two threads at once.
  */

@@ -80,7 +80,8 @@ const struct xc_cli_doc xc_cli_docs[] = {
      "Write the seekable format: independent frames of # bytes of content each (default 1 MiB, "
      "up to 1 GiB), then a seek table in a skippable frame, so that any range can be read "
      "without decoding from the start (-d --range=). Any zstd decoder reads the file. With "
-     "--check (the default) the table also holds each frame's checksum."},
+     "--check (the default) the table also holds each frame's checksum. With -T, frames are "
+     "compressed in parallel, a whole frame per thread: the file is the same."},
     {NULL, "--long[=#]",
      "Long-distance matching with a window of 2^# bytes (default 27). Decompressing needs "
      "--long=# or --memory= when # is above 27."},

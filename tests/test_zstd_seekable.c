@@ -59,14 +59,16 @@ static void grow(growbuf *g, size_t more)
     assert_non_null(g->p);
 }
 
-/* Writes src as a seekable file; piece > 0 feeds it in random pieces of
- * up to `piece` bytes into random output room. */
-static growbuf write_seekable(const uint8_t *src, size_t n, unsigned frame, int sums,
-                              int workers, size_t piece)
+/* Writes src as a seekable file at `level`, with XC_ZSTD_C_JOB_SIZE = job
+ * (0: the default); piece > 0 feeds it in random pieces of up to `piece`
+ * bytes into random output room. */
+static growbuf write_seekable_at(const uint8_t *src, size_t n, unsigned frame, int sums,
+                                 int workers, size_t piece, int level, int job)
 {
     xc_zstd_cctx *c = xc_zstd_cctx_new();
     assert_non_null(c);
-    assert_false(xc_is_error(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, 3)));
+    assert_false(xc_is_error(xc_zstd_cctx_set(c, XC_ZSTD_C_LEVEL, level)));
+    assert_false(xc_is_error(xc_zstd_cctx_set(c, XC_ZSTD_C_JOB_SIZE, job)));
     if (workers) assert_false(xc_is_error(xc_zstd_cctx_set(c, XC_ZSTD_C_NB_WORKERS, workers)));
     xc_zstd_seekable_writer *w = xc_zstd_seekable_writer_new(c, frame, sums);
     assert_non_null(w);
@@ -99,6 +101,12 @@ static growbuf write_seekable(const uint8_t *src, size_t n, unsigned frame, int 
     xc_zstd_seekable_writer_free(w);
     xc_zstd_cctx_free(c);
     return g;
+}
+
+static growbuf write_seekable(const uint8_t *src, size_t n, unsigned frame, int sums,
+                              int workers, size_t piece)
+{
+    return write_seekable_at(src, n, frame, sums, workers, piece, 3, 0);
 }
 
 typedef struct {
@@ -232,6 +240,49 @@ static void test_workers_same_file(void **state)
     free(a.p);
     free(b.p);
     free(src);
+}
+
+/* With workers the writer compresses whole frames in parallel: the file of
+ * nb_workers = 0 for every count of workers and any chunking, also with
+ * frames larger than a job (which one frame of jobs would cut). */
+static void test_parallel_frames_are_serial(void **state)
+{
+    (void)state;
+    int const small = xc_test_quick() || getenv("XC_TEST_THREADS_ONLY") != NULL;
+    static const struct {
+        unsigned frame;
+        int level, job;
+        size_t n;
+    } cases[] = {
+        {64u << 10, 3, 0, 1300000},
+        {(3u << 20) / 2, 1, 512 << 10, 3500000},
+        {100000, 5, 0, 1000000}, /* the last batch partial, the last frame short */
+    };
+    static const int workers[] = {1, 2, 4};
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        size_t const n = small ? cases[ci].n / 4 : cases[ci].n;
+        unsigned const frame = small ? cases[ci].frame / 4 : cases[ci].frame;
+        uint8_t *src = make_input(n);
+        int const sums = (int)(ci & 1) == 0;
+        growbuf want = write_seekable_at(src, n, frame, sums, 0, 0, cases[ci].level,
+                                         cases[ci].job);
+        for (size_t wi = 0; wi < sizeof workers / sizeof workers[0]; wi++) {
+            growbuf got = write_seekable_at(src, n, frame, sums, workers[wi],
+                                            wi ? 200000 : 0, cases[ci].level, cases[ci].job);
+            if (got.size != want.size || memcmp(got.p, want.p, want.size) != 0) {
+                print_error("frame %u, %d workers: not the serial file\n", frame, workers[wi]);
+                fail();
+            }
+            free(got.p);
+        }
+        xc_zstd_seekable *r = xc_zstd_seekable_new();
+        assert_int_equal(xc_zstd_seekable_open_buffer(r, want.p, want.size), 0);
+        assert_int_equal(xc_zstd_seekable_frames(r), (n + frame - 1) / frame);
+        check_reads(r, src, n, 10);
+        xc_zstd_seekable_free(r);
+        free(want.p);
+        free(src);
+    }
 }
 
 /* ---- a seek table built by hand from the format document ------------- */
@@ -451,6 +502,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_workers_same_file),
+        cmocka_unit_test(test_parallel_frames_are_serial),
         cmocka_unit_test(test_hand_built_table),
         cmocka_unit_test(test_hostile),
     };

@@ -178,6 +178,11 @@ fi
 status 0 "--seekable=64K" "$XC" -q --seekable=64K big -o sk.zst
 status 0 "--seekable -T2" "$XC" -q --seekable=64K -T2 big -o sk2.zst
 check "--seekable with workers writes the same file" cmp -s sk.zst sk2.zst
+# Frames larger than a job (2 MiB at level 1): compressed whole, in parallel,
+# each the one-thread frame.
+status 0 "--seekable=3M -T1" "$XC" -q -1 --seekable=3M big -o skbig1.zst
+status 0 "--seekable=3M -T2" "$XC" -q -1 --seekable=3M -T2 big -o skbig2.zst
+check "--seekable -T2 with frames above a job: the one-thread file" cmp -s skbig1.zst skbig2.zst
 status 0 "seekable decodes as plain frames" sh -c "'$XC' -dc sk.zst >sk.out"
 check "seekable round trip" cmp -s sk.out big
 if need_zstd; then

@@ -6,16 +6,21 @@
  * seek table), then the seek table as the file's last skippable frame.
  *
  * A frame is cut at a fixed content size, never where a call happens to
- * end, so the output depends on the bytes alone; the cctx's workers
- * compress inside each frame and their output does not depend on their
- * number either.
+ * end, so the output depends on the bytes alone.  With workers on the
+ * cctx (XC_ZSTD_C_NB_WORKERS >= 1) the writer gathers nb_workers + 1
+ * frames of input and hands them to the cctx's workers at once, a whole
+ * frame to each (xc_zstd_mt_frames), each the frame the cctx writes
+ * without workers: the file is the same for every number of workers, 0
+ * included.
  *
  * What it may call: the public compression entry (xc_zstd_compress_cctx),
- * XXH64 (zstd/common/xxh64.h).
+ * the workers' independent frames (compress/compress_frames.h), XXH64
+ * (zstd/common/xxh64.h).
  */
 #include <stdlib.h>
 
 #include "zstd/common/xxh64.h"
+#include "zstd/compress/compress_frames.h"
 #include "zstd/seekable/seekable_internal.h"
 
 typedef struct {
@@ -30,8 +35,11 @@ struct xc_zstd_seekable_writer_s {
     int checksums;
     int stage;
     int table_queued;
-    uint8_t *buf;       /* the frame being gathered */
+    unsigned batch;     /* frames gathered before they are compressed: 1, or
+                           nb_workers + 1 with workers */
+    uint8_t *buf;       /* the frames being gathered, batch * max bytes */
     size_t fill;
+    uint32_t *c_sizes;  /* with workers: the batch's compressed sizes */
     uint8_t *pend;      /* output not yet handed out */
     size_t pend_cap, pend_size, pend_pos;
     sk_entry *entries;
@@ -50,10 +58,18 @@ xc_zstd_seekable_writer *xc_zstd_seekable_writer_new(xc_zstd_cctx *cctx, unsigne
     w->cctx = cctx;
     w->max = max_frame_size;
     w->checksums = checksums != 0;
-    w->buf = (uint8_t *)malloc(w->max);
-    w->pend = (uint8_t *)malloc(bound);
-    w->pend_cap = bound;
-    if (!w->buf || !w->pend) {
+    int const workers = xc_zstd_cctx_workers(cctx);
+    w->batch = workers > 0 ? (unsigned)workers + 1 : 1;
+    /* A batch's input and output must be addressable. */
+    if (w->batch > 1 && (SIZE_MAX / w->batch < bound || SIZE_MAX / w->batch < w->max)) {
+        free(w);
+        return NULL;
+    }
+    w->buf = (uint8_t *)malloc(w->batch * w->max);
+    w->pend = (uint8_t *)malloc(w->batch * bound);
+    w->pend_cap = w->batch * bound;
+    if (w->batch > 1) w->c_sizes = (uint32_t *)malloc(w->batch * sizeof *w->c_sizes);
+    if (!w->buf || !w->pend || (w->batch > 1 && !w->c_sizes)) {
         xc_zstd_seekable_writer_free(w);
         return NULL;
     }
@@ -64,6 +80,7 @@ void xc_zstd_seekable_writer_free(xc_zstd_seekable_writer *w)
 {
     if (!w) return;
     free(w->buf);
+    free(w->c_sizes);
     free(w->pend);
     free(w->entries);
     free(w);
@@ -84,9 +101,8 @@ static size_t fail(xc_zstd_seekable_writer *w, size_t err)
     return err;
 }
 
-/* Compresses the gathered content into pend (which is empty) as one frame
- * and records its entry. */
-static size_t emit_frame(xc_zstd_seekable_writer *w)
+static size_t add_entry(xc_zstd_seekable_writer *w, size_t c_size, const uint8_t *content,
+                        size_t d_size)
 {
     if (w->n == w->entries_cap) {
         size_t const cap = w->entries_cap ? 2 * w->entries_cap : 64;
@@ -96,12 +112,30 @@ static size_t emit_frame(xc_zstd_seekable_writer *w)
         w->entries_cap = cap;
     }
     if (w->n >= SK_FRAMES_MAX) return fail(w, XC_ERROR(UNSUPPORTED));
-    size_t const c = xc_zstd_compress_cctx(w->cctx, w->pend, w->pend_cap, w->buf, w->fill);
-    if (xc_iserr(c)) return fail(w, c);
     sk_entry *const e = &w->entries[w->n++];
-    e->c_size = (uint32_t)c; /* at most compress_bound(1 GiB) */
-    e->d_size = (uint32_t)w->fill;
-    e->sum = w->checksums ? (uint32_t)xc_xxh64(w->buf, w->fill, 0) : 0;
+    e->c_size = (uint32_t)c_size; /* at most compress_bound(1 GiB) */
+    e->d_size = (uint32_t)d_size;
+    e->sum = w->checksums ? (uint32_t)xc_xxh64(content, d_size, 0) : 0;
+    return 0;
+}
+
+/* Compresses the gathered content (1 to batch frames) into pend, which is
+ * empty, and records the entries. */
+static size_t emit_frames(xc_zstd_seekable_writer *w)
+{
+    size_t c;
+    if (w->batch == 1) {
+        c = xc_zstd_compress_cctx(w->cctx, w->pend, w->pend_cap, w->buf, w->fill);
+        if (xc_iserr(c)) return fail(w, c);
+        FORWARD_IF_ERROR(add_entry(w, c, w->buf, w->fill));
+    } else {
+        c = xc_zstd_mt_frames(w->cctx, w->buf, w->fill, w->max, w->pend, w->pend_cap,
+                              w->c_sizes);
+        if (xc_iserr(c)) return fail(w, c);
+        for (size_t k = 0, off = 0; off < w->fill; k++, off += w->max)
+            FORWARD_IF_ERROR(add_entry(w, w->c_sizes[k], w->buf + off,
+                                       XC_MIN(w->max, w->fill - off)));
+    }
     w->pend_size = c;
     w->pend_pos = 0;
     w->fill = 0;
@@ -150,12 +184,12 @@ size_t xc_zstd_seekable_write(xc_zstd_seekable_writer *w, xc_out_buffer *out, xc
     for (;;) {
         size_t const rem = drain(w, out);
         if (rem) return rem;
-        if (w->fill == w->max) {
-            FORWARD_IF_ERROR(emit_frame(w));
+        if (w->fill == w->batch * w->max) {
+            FORWARD_IF_ERROR(emit_frames(w));
             continue;
         }
         if (in->pos == in->size) return 0;
-        size_t const k = XC_MIN(in->size - in->pos, w->max - w->fill);
+        size_t const k = XC_MIN(in->size - in->pos, w->batch * w->max - w->fill);
         memcpy(w->buf + w->fill, (const uint8_t *)in->src + in->pos, k);
         w->fill += k;
         in->pos += k;
@@ -171,7 +205,7 @@ size_t xc_zstd_seekable_finish(xc_zstd_seekable_writer *w, xc_out_buffer *out)
         size_t const rem = drain(w, out);
         if (rem) return rem;
         if (w->fill) {
-            FORWARD_IF_ERROR(emit_frame(w));
+            FORWARD_IF_ERROR(emit_frames(w));
         } else if (!w->table_queued) {
             FORWARD_IF_ERROR(queue_table(w));
         } else {
