@@ -74,6 +74,7 @@ struct xc_cli_opts {
     unsigned long long stream_size;  /* --stream-size=, 0 for none */
     int threads;            /* -T#: 0 auto (as many as cores), default 1 */
     int job_frames;         /* --job-frames (xcodec only): each job a frame of its own */
+    int auto_logical;       /* --auto-threads=logical: -T0 counts logical cores */
     int sparse;             /* -1 (files yes, stdout no), 0 or 1 */
     int exclude_compressed; /* --exclude-compressed */
     int recursive;          /* -r */
@@ -104,10 +105,14 @@ int xc_cli_parse(int argc, char **argv, enum xc_cli_persona persona, struct xc_c
 /* Runs the zstd-compatible mode; returns the exit status. */
 int xc_cli_zstd(int argc, char **argv, enum xc_cli_persona persona);
 
-/* Applies the worker count of -T# to a compression context: the one place
- * that knows whether the library has workers.  Returns 0 or -1 after
- * printing why. */
-int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads);
+/* Threads (cli_cores.c).  xc_cli_count_cores(): what -T0 counts, the
+ * logical cores (online CPUs) or the physical ones (from Linux's CPU
+ * topology in sysfs; the logical count where it cannot be read), at least 1.
+ * xc_cli_apply_threads() applies the worker count of -T# (0: that count)
+ * to a compression context: the one place that knows whether the library
+ * has workers.  Returns 0 or -1 after printing why. */
+long xc_cli_count_cores(int logical);
+int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads, int logical);
 
 /* Reads a whole file into a malloc'd buffer; NULL after printing why. */
 unsigned char *xc_cli_read_file(const char *path, size_t limit, size_t *size);

@@ -242,11 +242,15 @@ static int parse_long(struct parse_state *ps, const char *arg, struct xc_cli_opt
     }
     /* Options that change nothing in what is written or read. */
     if (strcmp(arg, "--asyncio") == 0 || strcmp(arg, "--no-asyncio") == 0 ||
-        strcmp(arg, "--format=zstd") == 0 || strcmp(arg, "--auto-threads=physical") == 0 ||
-        strcmp(arg, "--auto-threads=logical") == 0)
+        strcmp(arg, "--format=zstd") == 0)
         return 0;
+    /* What -T0 counts; as in zstd, any word but "logical" means physical. */
+    if (strcmp(arg, "--auto-threads=physical") == 0 || strcmp(arg, "--auto-threads=logical") == 0) {
+        o->auto_logical = arg[15] == 'l';
+        return 0;
+    }
     if (strcmp(arg, "--auto-threads") == 0 && ps->i + 1 < ps->argc) {
-        ps->i++;
+        o->auto_logical = strcmp(ps->argv[++ps->i], "logical") == 0;
         return 0;
     }
     if (refused(arg)) return LONG_FAILED + XC_EXIT_ERROR;

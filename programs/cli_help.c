@@ -104,7 +104,9 @@ const struct xc_cli_doc xc_cli_docs[] = {
      "xcodec only: with workers, write each job as a frame of its own (content size, "
      "checksum, no history from the job before), so that the file decodes on several "
      "threads; a little larger. The same file for any -T above 1."},
-    {NULL, "--auto-threads={physical|logical}", "What -T0 counts as cores."},
+    {NULL, "--auto-threads={physical|logical}",
+     "What -T0 counts: physical cores (the default, as zstd; from the CPU topology Linux "
+     "lists, else the logical count) or logical cores (hardware threads)."},
     {NULL, "-B#", "Job size for compression workers; with -b, the block the data is cut into."},
     {NULL, "--format=zstd", "The only format written; other formats are refused."},
 

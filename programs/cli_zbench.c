@@ -117,7 +117,7 @@ static int bench_one(const struct xc_cli_opts *o, const unsigned char *src, size
         if (xc_is_error(xc_zstd_cctx_set(cctx, XC_ZSTD_C_LEVEL, lv)) ||
             xc_is_error(xc_zstd_cctx_set(cctx, XC_ZSTD_C_CHECKSUM, o->checksum)) ||
             (level < lv && xc_is_error(xc_zstd_cctx_set(cctx, XC_ZSTD_C_TARGET_LENGTH, -level))) ||
-            xc_cli_apply_threads(cctx, o->threads)) {
+            xc_cli_apply_threads(cctx, o->threads, o->auto_logical)) {
             xc_cli_msg(1, "benchmark: level %d cannot be set", level);
             goto done;
         }

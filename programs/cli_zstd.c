@@ -31,23 +31,6 @@ struct xc_codec {
 };
 
 
-int xc_cli_apply_threads(xc_zstd_cctx *cctx, int threads)
-{
-    int workers = threads;
-    if (threads == 0) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        workers = n > 1 ? (int)(n > 256 ? 256 : n) : 1;
-    }
-    if (workers <= 1) return 0; /* one thread: the caller's, as --single-thread */
-    size_t r = xc_zstd_cctx_set(cctx, XC_ZSTD_C_NB_WORKERS, workers);
-    if (!xc_is_error(r)) return 0;
-    if (threads == 0) return 0; /* -T0 (zstdmt): as many as there are, here one */
-    xc_cli_msg(1, "-T%d: this build of the library compresses in one thread only "
-                  "(built with XCODEC_THREADS=OFF); use -T1 or --single-thread",
-               threads);
-    return -1;
-}
-
 unsigned char *xc_cli_read_file(const char *path, size_t limit, size_t *size)
 {
     struct stat st;
@@ -169,7 +152,7 @@ static int compress_setup(struct xc_codec *c)
             xc_is_error(r = xc_zstd_cctx_set(c->cctx, XC_ZSTD_C_WINDOW_LOG, o->long_log)))
             return fail(c, "--long", r);
     }
-    if (xc_cli_apply_threads(c->cctx, o->threads)) {
+    if (xc_cli_apply_threads(c->cctx, o->threads, o->auto_logical)) {
         xc_codec_free(c);
         return -1;
     }

@@ -171,6 +171,35 @@ if command -v zstd >/dev/null 2>&1; then
     check "zstd restores --job-frames output" cmp -s jf2z.out big
 fi
 
+# --auto-threads: -T0 counts physical cores (the default) or logical ones,
+# and says which with -v, in zstd's words.  The topology is read from a
+# made-up sysfs: CPUs 0-3 are two cores of two threads (the older file
+# name), CPU 4 a core of its own (the newer one), CPU 5 is offline (no
+# topology); a tree with no topology at all counts the logical cores.
+logical=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+for c in 0 1 2 3 4 5; do mkdir -p "sys/cpu$c/topology" "bare/cpu$c"; done
+for c in 0 2; do echo "0,2" >"sys/cpu$c/topology/thread_siblings_list"; done
+for c in 1 3; do echo "1,3" >"sys/cpu$c/topology/thread_siblings_list"; done
+echo 4 >sys/cpu4/topology/core_cpus_list
+rmdir sys/cpu5/topology
+mkdir -p sys/cpufreq
+status 0 "-T0 counts physical cores" env XCODEC_TEST_SYSFS_CPU="$T/sys" "$XC" -v -1 -T0 -c small
+check "-T0: 3 physical cores in the made-up topology" grep -q "^Note: 3 physical core(s) detected" err
+status 0 "--auto-threads=physical" env XCODEC_TEST_SYSFS_CPU="$T/sys" "$XC" -v -1 -T0 --auto-threads=physical -c small
+check "--auto-threads=physical: 3 cores" grep -q "^Note: 3 physical core(s) detected" err
+status 0 "--auto-threads=logical" env XCODEC_TEST_SYSFS_CPU="$T/sys" "$XC" -v -1 -T0 --auto-threads=logical -c small
+check "--auto-threads=logical: the online CPUs" grep -q "^Note: $logical logical core(s) detected" err
+status 0 "--auto-threads logical" env XCODEC_TEST_SYSFS_CPU="$T/sys" "$XC" -v -1 -T0 --auto-threads logical -c small
+check "--auto-threads logical (two words)" grep -q "^Note: $logical logical core(s) detected" err
+status 0 "-T0 without a topology" env XCODEC_TEST_SYSFS_CPU="$T/bare" "$XC" -v -1 -T0 -c small
+check "-T0 without a topology: the logical count" grep -q "^Note: $logical physical core(s) detected" err
+status 0 "-T0 without sysfs" env XCODEC_TEST_SYSFS_CPU="$T/none" "$XC" -v -1 -T0 -c small
+check "-T0 without sysfs: the logical count" grep -q "^Note: $logical physical core(s) detected" err
+status 0 "-T0 quietly" env XCODEC_TEST_SYSFS_CPU="$T/sys" "$XC" -1 -T0 -c small
+check "-T0 without -v says nothing" sh -c "! grep -q Note err"
+status 0 "-T0 on this machine" "$XC" -1 -T0 -c big
+check "-T0 on this machine: the workers' frame (or one core's)" sh -c "cmp -s out t2.zst || cmp -s out tser.zst"
+
 # ---- seekable ------------------------------------------------------------------------------
 # --seekable writes frames of a fixed content size and a seek table: any
 # zstd decoder reads it whole, -d --range= reads a piece, -l -v shows the

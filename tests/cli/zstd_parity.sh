@@ -169,6 +169,7 @@ if need_zstd; then
     parity "--threads=1" '$Z -q --threads=1 a'
     parity "--single-thread" '$Z -q --single-thread a'
     parity "--auto-threads=logical" '$Z -q -T0 --auto-threads=logical a'
+    parity "--auto-threads physical" '$Z -q -T0 --auto-threads physical a'
     # Decompression
     PAR_PROBE='du -k zz | cut -f1 | awk "{ print (\$1 < 100) }"'
     parity "sparse by default" 'rm zz && $Z -q -d zz.zst'
