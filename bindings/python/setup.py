@@ -102,7 +102,8 @@ class SDist(sdist):
 
 
 ROOT = source_root()
-SOURCES = ["_xcodec.c", "zstd_compressor.c", "zstd_decompressor.c", "zstd_dict.c"]
+SOURCES = ["_xcodec.c", "zstd_compressor.c", "zstd_decompressor.c", "zstd_dict.c",
+           "zstd_seekable.c"]
 
 setup(
     name="xcodec",

@@ -578,9 +578,11 @@ PyMODINIT_FUNC PyInit__xcodec(void)
         NULL, NULL);
     if (xcpy_zstd_error == NULL || PyModule_AddObjectRef(m, "ZstdError", xcpy_zstd_error) < 0)
         goto fail;
-    PyTypeObject *types[] = {&xcpy_dict_type, &xcpy_compressor_type, &xcpy_decompressor_type};
-    const char *names[] = {"ZstdDict", "ZstdCompressor", "ZstdDecompressor"};
-    for (int i = 0; i < 3; i++)
+    PyTypeObject *types[] = {&xcpy_dict_type, &xcpy_compressor_type, &xcpy_decompressor_type,
+                             &xcpy_seekable_reader_type, &xcpy_seekable_writer_type};
+    const char *names[] = {"ZstdDict", "ZstdCompressor", "ZstdDecompressor", "SeekableReader",
+                           "SeekableWriter"};
+    for (int i = 0; i < 5; i++)
         if (PyType_Ready(types[i]) < 0 || PyModule_AddObjectRef(m, names[i], (PyObject *)types[i]) < 0)
             goto fail;
     static const struct { const char *name; int value; } modes[] = {

@@ -45,6 +45,8 @@ typedef struct {
 extern PyTypeObject xcpy_dict_type;
 extern PyTypeObject xcpy_compressor_type;
 extern PyTypeObject xcpy_decompressor_type;
+extern PyTypeObject xcpy_seekable_reader_type;
+extern PyTypeObject xcpy_seekable_writer_type;
 extern PyObject *xcpy_zstd_error;
 /* CompressionParameter and DecompressionParameter, once the Python layer
  * has registered them (NULL before): options keys of the wrong kind are a

@@ -12,12 +12,14 @@ from xcodec import _xcodec
 from xcodec._xcodec import (ZstdCompressor, ZstdDecompressor, ZstdDict, ZstdError,
                             get_frame_size)
 from xcodec.zstd._zstdfile import ZstdFile, open, _nbytes
+from xcodec.zstd._seekable import SeekableZstdFile
 
 __all__ = (
     "COMPRESSION_LEVEL_DEFAULT", "compress", "CompressionParameter", "decompress",
     "DecompressionParameter", "finalize_dict", "get_frame_info", "Strategy", "train_dict",
     "FrameInfo", "open", "ZstdFile", "get_frame_size", "zstd_version", "zstd_version_info",
     "ZstdCompressor", "ZstdDecompressor", "ZstdDict", "ZstdError",
+    "SeekableZstdFile",
 )
 
 # The version of the xcodec library (not of libzstd, which is not used).
