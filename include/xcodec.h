@@ -287,6 +287,19 @@ typedef struct {
 #define XC_ZSTD_WINDOW_LOG_MAX 31
 #define XC_ZSTD_WINDOW_LOG_LIMIT_DEFAULT 27
 
+/*
+ * Frame formats (XC_ZSTD_C_FORMAT, XC_ZSTD_D_FORMAT, the *_format
+ * inspection functions).  XC_ZSTD_FORMAT_MAGICLESS is libzstd's
+ * ZSTD_f_zstd1_magicless: the same frame without its 4-byte magic number,
+ * for containers that know what they hold.  It has no skippable frames
+ * (nothing tells one apart), and its frames are readable only by a decoder
+ * told the format.
+ */
+typedef enum {
+    XC_ZSTD_FORMAT_ZSTD1 = 0,    /* RFC 8878 frames (the default) */
+    XC_ZSTD_FORMAT_MAGICLESS = 1 /* the same without the magic number */
+} xc_zstd_format;
+
 /* ======================================================================== */
 /*  zstd: decompression                                                     */
 /* ======================================================================== */
@@ -333,6 +346,11 @@ typedef enum {
      * 27.  0 restores the default.  One-shot decompression, which needs no
      * window buffer, ignores it. */
     XC_ZSTD_D_WINDOW_LOG_MAX = 100,
+    /* The format of the frames to read (xc_zstd_format), one-shot and
+     * streaming; default XC_ZSTD_FORMAT_ZSTD1.  Magicless input has no
+     * skippable frames, and one-shot decoding of it stays in the calling
+     * thread whatever XC_ZSTD_D_NB_WORKERS says. */
+    XC_ZSTD_D_FORMAT = 101,
     /* One-shot decompression (xc_zstd_decompress_dctx) of an input of
      * several frames on this many threads (0, the default: the calling
      * thread; up to XC_THREAD_POOL_MAX), each frame decoded into its place
@@ -552,6 +570,8 @@ typedef enum {
     XC_ZSTD_C_DICT_ID = 202,      /* 0 or 1 (default 1): write the ID of the frame's dictionary
                                      (1, 2 or 4 bytes; none for raw content or without one);
                                      0 leaves it out: decoders then need to be told which */
+    XC_ZSTD_C_FORMAT = 203,       /* xc_zstd_format: XC_ZSTD_FORMAT_ZSTD1 (default) or
+                                     XC_ZSTD_FORMAT_MAGICLESS (frames 4 bytes shorter) */
     XC_ZSTD_C_BLOCK_SPLITTER = 210, /* 0 auto (default), 1 on, 2 off: see below */
     /* Long-distance matching, numbered as libzstd's ZSTD_c_* (see below). */
     XC_ZSTD_C_LONG_DISTANCE = 160,    /* 0 auto (default), 1 on, 2 off */
@@ -885,6 +905,23 @@ XC_API size_t xc_zstd_get_frame_info(xc_zstd_frame_info *info, const void *src, 
  * Thread-safe.
  */
 XC_API size_t xc_zstd_frame_header_size(const void *src, size_t size);
+
+/*
+ * xc_zstd_get_frame_info_format(), xc_zstd_frame_header_size_format() and
+ * xc_zstd_find_frame_compressed_size_format() are xc_zstd_get_frame_info(),
+ * xc_zstd_frame_header_size() and xc_zstd_find_frame_compressed_size() for
+ * frames of the given format (an unknown
+ * format is XC_ERROR_BAD_PARAMETER).  With XC_ZSTD_FORMAT_MAGICLESS the
+ * header starts at its descriptor byte: 1 byte is what the first call
+ * needs, header_size does not count a magic number, and there are no
+ * skippable frames.  Thread-safe.
+ */
+XC_API size_t xc_zstd_get_frame_info_format(xc_zstd_frame_info *info, const void *src,
+                                            size_t size, xc_zstd_format format);
+XC_API size_t xc_zstd_frame_header_size_format(const void *src, size_t size,
+                                               xc_zstd_format format);
+XC_API size_t xc_zstd_find_frame_compressed_size_format(const void *src, size_t size,
+                                                        xc_zstd_format format);
 
 /* How far the frame being compressed has come, in bytes since its start. */
 typedef struct {

@@ -89,6 +89,11 @@ static void drop_dict(ZSTD_DCtx *d)
     d->dict_kind = ZC_DICT_NONE;
 }
 
+static int magicless(const ZSTD_DCtx *d)
+{
+    return d->dparam[ZSTD_d_format - ZSTD_d_experimentalParam1] == ZSTD_f_zstd1_magicless;
+}
+
 static int mid_frame(const ZSTD_DCtx *d)
 {
     /* xcodec answers STAGE_WRONG to a dictionary change in a frame. */
@@ -111,6 +116,7 @@ size_t ZSTD_DCtx_reset(ZSTD_DCtx *d, ZSTD_ResetDirective how)
         d->wlog_max = 0;
         memset(d->dparam, 0, sizeof d->dparam);
         xc_zstd_dctx_set(d->x, XC_ZSTD_D_WINDOW_LOG_MAX, 0);
+        xc_zstd_dctx_set(d->x, XC_ZSTD_D_FORMAT, XC_ZSTD_FORMAT_ZSTD1);
     }
     return restore_dict(d);
 }
@@ -125,7 +131,10 @@ ZSTD_bounds ZSTD_dParam_getBounds(ZSTD_dParameter p)
         b.lowerBound = ZSTD_WINDOWLOG_MIN;
         b.upperBound = ZSTD_WINDOWLOG_MAX;
         break;
-    case ZSTD_d_format: b.upperBound = 0; break; /* magicless frames: not here */
+    case ZSTD_d_format:
+        b.lowerBound = ZSTD_f_zstd1;
+        b.upperBound = ZSTD_f_zstd1_magicless;
+        break;
     case ZSTD_d_stableOutBuffer:
     case ZSTD_d_forceIgnoreChecksum:
     case ZSTD_d_refMultipleDDicts:
@@ -145,10 +154,11 @@ size_t ZSTD_DCtx_setParameter(ZSTD_DCtx *d, ZSTD_dParameter p, int value)
     ZSTD_bounds const b = ZSTD_dParam_getBounds(p);
     if (ZSTD_isError(b.error)) return b.error;
     if (mid_frame(d)) return ZC_ERROR(stage_wrong);
-    if (value != 0 && (value < b.lowerBound || value > b.upperBound)) {
-        /* libzstd: format 1 is valid but not built here. */
-        return (int)p == ZSTD_d_format ? ZC_ERROR(parameter_unsupported)
-                                       : ZC_ERROR(parameter_outOfBound);
+    if (value != 0 && (value < b.lowerBound || value > b.upperBound))
+        return ZC_ERROR(parameter_outOfBound);
+    if ((int)p == ZSTD_d_format) {
+        size_t const r = xc_zstd_dctx_set(d->x, XC_ZSTD_D_FORMAT, value);
+        if (xc_is_error(r)) return zc_err(r);
     }
     if ((int)p == ZSTD_d_windowLogMax) {
         size_t const r = xc_zstd_dctx_set(d->x, XC_ZSTD_D_WINDOW_LOG_MAX, value);
@@ -279,11 +289,46 @@ static size_t garbage_error(const void *src, size_t n, size_t r)
     return ZC_ERROR(prefix_unknown);
 }
 
+static xc_zstd_format format_of(const ZSTD_DCtx *d)
+{
+    return magicless(d) ? XC_ZSTD_FORMAT_MAGICLESS : XC_ZSTD_FORMAT_ZSTD1;
+}
+
+/* Whether src[0..n) ends inside the content checksum of its last frame,
+ * which libzstd's one-shot decoder calls checksum_wrong, not srcSize_wrong
+ * (an error path only: it copies the last frame). */
+static int ends_in_checksum(const unsigned char *p, size_t n, xc_zstd_format fmt)
+{
+    size_t at = 0;
+    for (;;) {
+        size_t const f = xc_zstd_find_frame_compressed_size_format(p + at, n - at, fmt);
+        if (xc_is_error(f)) break;
+        at += f;
+    }
+    xc_zstd_frame_info fi;
+    if (at >= n || xc_zstd_get_frame_info_format(&fi, p + at, n - at, fmt) != 0 || !fi.checksum)
+        return 0;
+    /* With 4 more bytes the frame would be whole if only its checksum is
+     * short: then its blocks end within the input. */
+    size_t const left = n - at;
+    unsigned char *t = (unsigned char *)malloc(left + 4);
+    if (!t) return 0;
+    memcpy(t, p + at, left);
+    memset(t + left, 0, 4);
+    size_t const f = xc_zstd_find_frame_compressed_size_format(t, left + 4, fmt);
+    free(t);
+    return !xc_is_error(f) && f > left && f - 4 <= left;
+}
+
 static size_t decompress_x(ZSTD_DCtx *d, void *dst, size_t cap, const void *src, size_t n)
 {
     if (n > 0 && n < 5) return ZC_ERROR(srcSize_wrong);
     size_t const r = xc_zstd_decompress_dctx(d->x, dst, cap, src, n);
-    return xc_is_error(r) ? garbage_error(src, n, r) : r;
+    if (!xc_is_error(r)) return r;
+    if (xc_error_code(r) == XC_ERROR_TRUNCATED &&
+        ends_in_checksum((const unsigned char *)src, n, format_of(d)))
+        return ZC_ERROR(checksum_wrong);
+    return garbage_error(src, n, r);
 }
 
 size_t ZSTD_decompressDCtx(ZSTD_DCtx *d, void *dst, size_t cap, const void *src, size_t n)
@@ -329,12 +374,20 @@ size_t ZSTD_decompress_usingDDict(ZSTD_DCtx *d, void *dst, size_t cap, const voi
 
 /* ---- streaming ----------------------------------------------------------------------------- */
 
+/* What the init calls return, libzstd's ZSTD_startingInputLength(): the
+ * bytes that say a header's size, magic number and descriptor or the
+ * descriptor alone. */
+static size_t starting_input(const ZSTD_DCtx *d)
+{
+    return magicless(d) ? 1 : 5;
+}
+
 size_t ZSTD_initDStream(ZSTD_DStream *d)
 {
     size_t const r = ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
     if (ZSTD_isError(r)) return r;
     ZSTD_DCtx_refDDict(d, NULL);
-    return 5; /* the first bytes wanted: magic number and descriptor */
+    return starting_input(d);
 }
 
 size_t ZSTD_initDStream_usingDict(ZSTD_DStream *d, const void *dict, size_t size)
@@ -342,7 +395,7 @@ size_t ZSTD_initDStream_usingDict(ZSTD_DStream *d, const void *dict, size_t size
     size_t const r = ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
     if (ZSTD_isError(r)) return r;
     size_t const s = ZSTD_DCtx_loadDictionary(d, dict, size);
-    return ZSTD_isError(s) ? s : 5;
+    return ZSTD_isError(s) ? s : starting_input(d);
 }
 
 size_t ZSTD_initDStream_usingDDict(ZSTD_DStream *d, const ZSTD_DDict *dd)
@@ -350,13 +403,13 @@ size_t ZSTD_initDStream_usingDDict(ZSTD_DStream *d, const ZSTD_DDict *dd)
     size_t const r = ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
     if (ZSTD_isError(r)) return r;
     size_t const s = ZSTD_DCtx_refDDict(d, dd);
-    return ZSTD_isError(s) ? s : 5;
+    return ZSTD_isError(s) ? s : starting_input(d);
 }
 
 size_t ZSTD_resetDStream(ZSTD_DStream *d)
 {
     size_t const r = ZSTD_DCtx_reset(d, ZSTD_reset_session_only);
-    return ZSTD_isError(r) ? r : 5;
+    return ZSTD_isError(r) ? r : starting_input(d);
 }
 
 size_t ZSTD_decompressStream(ZSTD_DStream *d, ZSTD_outBuffer *out, ZSTD_inBuffer *in)
@@ -383,7 +436,8 @@ size_t ZSTD_decompressStream(ZSTD_DStream *d, ZSTD_outBuffer *out, ZSTD_inBuffer
     /* A whole frame of known size in the input, and room for all of it:
      * decoded in one pass straight into the output, as libzstd does, with
      * no window buffer in between. */
-    if (!d->hostage && in->size - in->pos >= 6 && xc_zstd_dctx_between_frames(d->x)) {
+    if (!d->hostage && !magicless(d) && in->size - in->pos >= 6 &&
+        xc_zstd_dctx_between_frames(d->x)) {
         const unsigned char *ip = (const unsigned char *)in->src + in->pos;
         size_t const avail = in->size - in->pos;
         unsigned long long const fcs = xc_zstd_frame_content_size(ip, avail);
@@ -497,14 +551,18 @@ size_t ZSTD_getFrameHeader_advanced(ZSTD_frameHeader *h, const void *src, size_t
                                     ZSTD_format_e format)
 {
     if (!h || (!src && n)) return ZC_ERROR(GENERIC);
-    if (format != ZSTD_f_zstd1) return ZC_ERROR(parameter_unsupported);
-    if (n < 5) {
+    if (format != ZSTD_f_zstd1 && format != ZSTD_f_zstd1_magicless)
+        return ZC_ERROR(parameter_unsupported);
+    if (format == ZSTD_f_zstd1 && n < 5) {
         if (n > 0 && !prefix_of_magic((const unsigned char *)src, n < 4 ? n : 4))
             return ZC_ERROR(prefix_unknown);
         if (n < 4 || ((const unsigned char *)src)[3] != 0x18) return 5;
     }
+    /* Magicless: the descriptor alone says the header's size. */
+    if (n == 0) return 1;
     xc_zstd_frame_info fi;
-    size_t const r = xc_zstd_get_frame_info(&fi, src, n);
+    size_t const r = xc_zstd_get_frame_info_format(
+        &fi, src, n, format == ZSTD_f_zstd1 ? XC_ZSTD_FORMAT_ZSTD1 : XC_ZSTD_FORMAT_MAGICLESS);
     if (xc_is_error(r)) return zc_err(r);
     if (r != 0) return r;
     memset(h, 0, sizeof *h);
@@ -538,7 +596,11 @@ size_t ZSTD_getFrameHeader(ZSTD_frameHeader *h, const void *src, size_t n)
 
 size_t ZSTD_frameHeaderSize(const void *src, size_t n)
 {
-    return zc_err(xc_zstd_frame_header_size(src, n));
+    /* libzstd reads the descriptor at byte 4 without looking at the magic
+     * number (for a skippable frame too, or a magicless one). */
+    if (!src || n < 5) return ZC_ERROR(srcSize_wrong);
+    return 4 + xc_zstd_frame_header_size_format((const unsigned char *)src + 4, n - 4,
+                                                XC_ZSTD_FORMAT_MAGICLESS);
 }
 
 unsigned ZSTD_getDictID_fromFrame(const void *src, size_t n)

@@ -15,8 +15,8 @@
  * Experimental parameters that only steer how libzstd works inside
  * (attach or copy a dictionary, row match finder, prefetching, stable
  * buffers...) are stored and reported but change nothing here: xcodec
- * chooses for itself.  The one that would change the format, magicless
- * frames (ZSTD_c_format = 1), is refused with parameter_unsupported.
+ * chooses for itself.  The one that changes the format, magicless frames
+ * (ZSTD_c_format = ZSTD_f_zstd1_magicless), goes to XC_ZSTD_C_FORMAT.
  *
  * What it may call: the public API (xcodec.h).
  */
@@ -65,7 +65,7 @@ static const zc_pdesc pdesc[ZC_P_COUNT] = {
     [ZC_P_JOBSIZE] = {ZSTD_c_jobSize, 0, 1 << 30, R_CLAMP, 0},
     [ZC_P_OVERLAP] = {ZSTD_c_overlapLog, 0, 9, R_CLAMP, 0},
     [ZC_P_RSYNC] = {ZSTD_c_rsyncable, 0, 0, R_ONLY_ZERO, 0},
-    [ZC_P_FORMAT] = {ZSTD_c_format, 0, 0, R_ONLY_ZERO, 0},
+    [ZC_P_FORMAT] = {ZSTD_c_format, ZSTD_f_zstd1, ZSTD_f_zstd1_magicless, R_RANGE, 0},
     [ZC_P_FORCEMAXW] = {ZSTD_c_forceMaxWindow, 0, 1, R_FLAG, 0},
     [ZC_P_ATTACH] = {ZSTD_c_forceAttachDict, 0, 3, R_RANGE, 0},
     [ZC_P_LITMODE] = {ZSTD_c_literalCompressionMode, 0, 2, R_RANGE, 0},
@@ -212,7 +212,7 @@ size_t zc_params_apply(xc_zstd_cctx *x, const ZSTD_CCtx_params *p)
         {ZC_P_LDM_MML, XC_ZSTD_C_LDM_MIN_MATCH}, {ZC_P_LDM_BLOG, XC_ZSTD_C_LDM_BUCKET_LOG},
         {ZC_P_LDM_HRLOG, XC_ZSTD_C_LDM_HASH_RATE_LOG}, {ZC_P_SPLIT, XC_ZSTD_C_BLOCK_SPLITTER},
         {ZC_P_WORKERS, XC_ZSTD_C_NB_WORKERS}, {ZC_P_JOBSIZE, XC_ZSTD_C_JOB_SIZE},
-        {ZC_P_OVERLAP, XC_ZSTD_C_OVERLAP_LOG},
+        {ZC_P_OVERLAP, XC_ZSTD_C_OVERLAP_LOG}, {ZC_P_FORMAT, XC_ZSTD_C_FORMAT},
     };
     size_t r = xc_zstd_cctx_set(x, XC_ZSTD_C_LEVEL, zc_level(p->v[ZC_P_LEVEL]));
     if (xc_is_error(r)) return zc_err(r);

@@ -1,168 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Differential test of the libzstd-compatible library: the same call
- * sequences against Debian's libzstd (linked the normal way, -lzstd) and
- * against ours (dlopen()ed from the compat build folder, given as argv[1]),
- * comparing return values, error codes, streaming progress and decoded
- * bytes.  Compressed bytes may differ; what they decode to may not, and
- * each library must decode the other's frames.
- *
- * It first proves which library is which: the normally linked ZSTD_*
- * must live outside the compat folder, the dlopen()ed ones inside it and
- * next to xcodec's own xc_version_string, so that the test cannot pass
- * comparing a library with itself.
+ * sequences against Debian's libzstd and ours (compat_diff.h), comparing
+ * return values, error codes, streaming progress and decoded bytes.
+ * Compressed bytes may differ; what they decode to may not, and each
+ * library must decode the other's frames.
  */
-#define _GNU_SOURCE
-#define ZSTD_STATIC_LINKING_ONLY
-#include <dlfcn.h>
-#include <link.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
-#include <zstd_errors.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-    do {                                                                                   \
-        if (!(cond)) {                                                                     \
-            failures++;                                                                    \
-            fprintf(stderr, "%s:%d: %s: ", __FILE__, __LINE__, #cond);                     \
-            fprintf(stderr, __VA_ARGS__);                                                  \
-            fputc('\n', stderr);                                                           \
-        }                                                                                  \
-    } while (0)
-
-/* The functions compared, one table per library. */
-typedef struct {
-    const char *name;
-    unsigned (*versionNumber)(void);
-    size_t (*compress)(void *, size_t, const void *, size_t, int);
-    size_t (*decompress)(void *, size_t, const void *, size_t);
-    unsigned (*isError)(size_t);
-    ZSTD_ErrorCode (*getErrorCode)(size_t);
-    const char *(*getErrorName)(size_t);
-    unsigned long long (*getFrameContentSize)(const void *, size_t);
-    size_t (*findFrameCompressedSize)(const void *, size_t);
-    size_t (*compressBound)(size_t);
-    int (*maxCLevel)(void);
-    int (*minCLevel)(void);
-    ZSTD_CCtx *(*createCCtx)(void);
-    size_t (*freeCCtx)(ZSTD_CCtx *);
-    size_t (*compressCCtx)(ZSTD_CCtx *, void *, size_t, const void *, size_t, int);
-    size_t (*compress2)(ZSTD_CCtx *, void *, size_t, const void *, size_t);
-    size_t (*CCtx_setParameter)(ZSTD_CCtx *, ZSTD_cParameter, int);
-    size_t (*CCtx_getParameter)(const ZSTD_CCtx *, ZSTD_cParameter, int *);
-    size_t (*CCtx_setPledgedSrcSize)(ZSTD_CCtx *, unsigned long long);
-    size_t (*CCtx_reset)(ZSTD_CCtx *, ZSTD_ResetDirective);
-    size_t (*CCtx_refPrefix)(ZSTD_CCtx *, const void *, size_t);
-    size_t (*CCtx_loadDictionary)(ZSTD_CCtx *, const void *, size_t);
-    size_t (*compressStream2)(ZSTD_CCtx *, ZSTD_outBuffer *, ZSTD_inBuffer *, ZSTD_EndDirective);
-    size_t (*initCStream)(ZSTD_CStream *, int);
-    size_t (*compressStream)(ZSTD_CStream *, ZSTD_outBuffer *, ZSTD_inBuffer *);
-    size_t (*endStream)(ZSTD_CStream *, ZSTD_outBuffer *);
-    ZSTD_DCtx *(*createDCtx)(void);
-    size_t (*freeDCtx)(ZSTD_DCtx *);
-    size_t (*decompressDCtx)(ZSTD_DCtx *, void *, size_t, const void *, size_t);
-    size_t (*DCtx_reset)(ZSTD_DCtx *, ZSTD_ResetDirective);
-    size_t (*DCtx_setParameter)(ZSTD_DCtx *, ZSTD_dParameter, int);
-    size_t (*DCtx_refPrefix)(ZSTD_DCtx *, const void *, size_t);
-    size_t (*DCtx_loadDictionary)(ZSTD_DCtx *, const void *, size_t);
-    size_t (*initDStream)(ZSTD_DStream *);
-    size_t (*decompressStream)(ZSTD_DStream *, ZSTD_outBuffer *, ZSTD_inBuffer *);
-    ZSTD_bounds (*cParam_getBounds)(ZSTD_cParameter);
-    ZSTD_bounds (*dParam_getBounds)(ZSTD_dParameter);
-    size_t (*getFrameHeader)(ZSTD_frameHeader *, const void *, size_t);
-    size_t (*frameHeaderSize)(const void *, size_t);
-    unsigned (*getDictID_fromFrame)(const void *, size_t);
-    unsigned (*getDictID_fromDict)(const void *, size_t);
-    size_t (*CStreamInSize)(void);
-    size_t (*DStreamOutSize)(void);
-    size_t (*DStreamInSize)(void);
-    ZSTD_frameProgression (*getFrameProgression)(const ZSTD_CCtx *);
-} api;
-
-#define FIELDS(X)                                                                           \
-    X(versionNumber) X(compress) X(decompress) X(isError) X(getErrorCode) X(getErrorName)   \
-    X(getFrameContentSize) X(findFrameCompressedSize) X(compressBound) X(maxCLevel)         \
-    X(minCLevel) X(createCCtx) X(freeCCtx) X(compressCCtx) X(compress2) X(CCtx_setParameter) \
-    X(CCtx_getParameter) X(CCtx_setPledgedSrcSize) X(CCtx_reset) X(CCtx_refPrefix)          \
-    X(CCtx_loadDictionary) X(compressStream2) X(initCStream) X(compressStream) X(endStream)  \
-    X(createDCtx) X(freeDCtx) X(decompressDCtx) X(DCtx_reset) X(DCtx_setParameter)          \
-    X(DCtx_refPrefix) X(DCtx_loadDictionary) X(initDStream) X(decompressStream)             \
-    X(cParam_getBounds) X(dParam_getBounds) X(getFrameHeader) X(frameHeaderSize)            \
-    X(getDictID_fromFrame) X(getDictID_fromDict) X(CStreamInSize) X(DStreamOutSize)         \
-    X(DStreamInSize) X(getFrameProgression)
-
-static void system_api(api *a)
-{
-    a->name = "libzstd";
-#define SYS(f) a->f = ZSTD_##f;
-    FIELDS(SYS)
-#undef SYS
-}
-
-static int compat_api(api *a, void *h)
-{
-    a->name = "xcodec";
-    int ok = 1;
-#define OURS(f)                                                                             \
-    *(void **)&a->f = dlsym(h, "ZSTD_" #f);                                                 \
-    if (!a->f) {                                                                            \
-        fprintf(stderr, "missing ZSTD_%s\n", #f);                                           \
-        ok = 0;                                                                             \
-    }
-    FIELDS(OURS)
-#undef OURS
-    return ok;
-}
-
-/* ---- inputs ------------------------------------------------------------------------- */
-
-static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
-/* Text-like bytes with repeats at every distance, or random bytes. */
-static void fill(uint8_t *p, size_t n, int random)
-{
-    static const char *words[] = {"zstd ", "frame ", "block ", "xcodec ", "window ", "\n",
-                                  "libzstd ", "sequence ", "literal ", "offset "};
-    size_t i = 0;
-    while (i < n) {
-        if (random) {
-            p[i++] = (uint8_t)rnd();
-        } else if (i > 64 && rnd() % 4 == 0) {
-            size_t const back = 1 + rnd() % (i < 60000 ? i : 60000);
-            size_t len = 4 + rnd() % 40;
-            for (; len && i < n; len--, i++) p[i] = p[i - back];
-        } else {
-            const char *w = words[rnd() % 10];
-            for (; *w && i < n; w++) p[i++] = (uint8_t)*w;
-        }
-    }
-}
-
-/* ---- sequences ------------------------------------------------------------------------ */
-
-static void same_size(const char *what, size_t a, size_t b, const api *A, const api *B)
-{
-    if (A->isError(a) || B->isError(b)) {
-        CHECK(A->isError(a) && B->isError(b) && A->getErrorCode(a) == B->getErrorCode(b),
-              "%s: %s gives %s (%d), %s gives %s (%d)", what, A->name,
-              A->isError(a) ? A->getErrorName(a) : "a size", A->getErrorCode(a), B->name,
-              B->isError(b) ? B->getErrorName(b) : "a size", B->getErrorCode(b));
-    } else {
-        CHECK(a == b, "%s: %s gives %zu, %s gives %zu", what, A->name, a, B->name, b);
-    }
-}
+#include "compat_diff.h"
 
 /* One-shot both ways at several levels, and each decoding the other's. */
 static void oneshot(const api *S, const api *X)
@@ -525,42 +372,11 @@ static void prefixes(const api *S, const api *X)
     free(back);
 }
 
-/* Which file a function of a loaded library lives in. */
-static const char *file_of(void *fn)
-{
-    Dl_info info;
-    if (!fn || !dladdr(fn, &info) || !info.dli_fname) return "";
-    return info.dli_fname;
-}
-
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s path/to/compat/libzstd.so.1\n", argv[0]);
-        return 2;
-    }
-    void *h = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
-    if (!h) {
-        fprintf(stderr, "dlopen %s: %s\n", argv[1], dlerror());
-        return 1;
-    }
     api S, X;
-    system_api(&S);
-    if (!compat_api(&X, h)) return 1;
-    /* Proof of identity. */
-    const char *sys_file = file_of((void *)S.versionNumber);
-    const char *our_file = file_of((void *)X.versionNumber);
-    const char *(*our_xc)(void);
-    *(void **)&our_xc = dlsym(h, "xc_version_string");
-    printf("libzstd: %s (%u)\nxcodec:  %s (%u, xcodec %s)\n", sys_file, S.versionNumber(),
-           our_file, X.versionNumber(), our_xc ? our_xc() : "?");
-    if (strstr(sys_file, "/compat/") || !strstr(our_file, "/compat/") || !our_xc ||
-        strcmp(sys_file, our_file) == 0) {
-        fprintf(stderr, "the two libraries are not libzstd and ours\n");
-        return 1;
-    }
-    CHECK(S.versionNumber() == X.versionNumber(), "versions %u vs %u", S.versionNumber(),
-          X.versionNumber());
+    int const bad = cd_open(argc, argv, &S, &X);
+    if (bad) return bad;
     oneshot(&S, &X);
     parameters(&S, &X);
     headers(&S, &X);

@@ -110,6 +110,11 @@ size_t xc_zstd_cctx_set(xc_zstd_cctx *c, xc_zstd_cparam param, int value)
         RETURN_ERROR_IF(value != 0 && value != 1, BAD_PARAMETER);
         c->dict_id_flag = value;
         return 0;
+    case XC_ZSTD_C_FORMAT:
+        RETURN_ERROR_IF(value != XC_ZSTD_FORMAT_ZSTD1 && value != XC_ZSTD_FORMAT_MAGICLESS,
+                        BAD_PARAMETER);
+        c->magicless = value == XC_ZSTD_FORMAT_MAGICLESS;
+        return 0;
     case XC_ZSTD_C_BLOCK_SPLITTER:
         RETURN_ERROR_IF(value < 0 || value > 2, BAD_PARAMETER);
         c->block_split = value;

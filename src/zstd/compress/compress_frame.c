@@ -269,12 +269,15 @@ size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst, size_t ca
     size_t const size_bytes = fcs == 0 && single ? 1 : xc_zstd_fcs_field_size(fcs);
     uint32_t const did = c->frame_dict_id;
     unsigned const did_code = did == 0 ? 0 : did < 256 ? 1 : did < 65536 ? 2 : 3;
-    size_t const total = 4 + 1 + !single + xc_zstd_did_field_size(did_code) + size_bytes;
+    size_t const magic = c->magicless ? 0 : 4;
+    size_t const total = magic + 1 + !single + xc_zstd_did_field_size(did_code) + size_bytes;
     RETURN_ERROR_IF(cap < total, DST_TOO_SMALL);
 
     uint8_t *op = dst;
-    xc_write_le32(op, XC_ZSTD_MAGIC);
-    op += 4;
+    if (magic) {
+        xc_write_le32(op, XC_ZSTD_MAGIC);
+        op += 4;
+    }
     /* Frame_Header_Descriptor: content size field code, single segment,
      * checksum flag, dictionary ID field code (the smallest that holds it). */
     *op++ = (uint8_t)((fcs << 6) | ((unsigned)single << 5) | ((unsigned)!!c->checksum << 2) |

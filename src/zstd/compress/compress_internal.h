@@ -110,6 +110,7 @@ struct xc_zstd_cctx_s {
     int checksum;
     int content_size_flag;
     int dict_id_flag;
+    int magicless;            /* XC_ZSTD_C_FORMAT: headers without the magic number */
     /* Long-distance matching (match_ldm.c): requested (0 = default; enable:
      * 0 auto, 1 on, 2 off), whether this frame uses it, and its state. */
     int ldm_enable;

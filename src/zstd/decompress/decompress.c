@@ -68,6 +68,12 @@ size_t xc_zstd_dctx_set(xc_zstd_dctx *d, xc_zstd_dparam param, int value)
                         BAD_PARAMETER);
         d->window_log_max = (unsigned)value;
         return 0;
+    case XC_ZSTD_D_FORMAT:
+        RETURN_ERROR_IF(d->stage != XC_STREAM_HEADER || d->ifill != 0, STAGE_WRONG);
+        RETURN_ERROR_IF(value != XC_ZSTD_FORMAT_ZSTD1 && value != XC_ZSTD_FORMAT_MAGICLESS,
+                        BAD_PARAMETER);
+        d->magicless = value == XC_ZSTD_FORMAT_MAGICLESS;
+        return 0;
     case XC_ZSTD_D_NB_WORKERS:
         return xc_zstd_dmt_set(d, value);
     default:
@@ -267,7 +273,8 @@ size_t xc_zstd_decompress_dctx(xc_zstd_dctx *d, void *dst, size_t dst_cap, const
     d->stage = XC_STREAM_HEADER;
     d->ifill = 0;
     d->flush_pos = d->flush_end = 0;
-    if (d->nb_workers) {
+    /* (The workers walk frames by their magic numbers.) */
+    if (d->nb_workers && !d->magicless) {
         int taken;
         size_t const r = xc_zstd_dmt_decompress(d, dst, dst_cap, src, src_size, &taken);
         if (taken || xc_iserr(r)) return r;
@@ -275,7 +282,7 @@ size_t xc_zstd_decompress_dctx(xc_zstd_dctx *d, void *dst, size_t dst_cap, const
 
     while (src_size) {
         xc_zstd_frame_header fh;
-        size_t r = xc_zstd_read_frame_header(&fh, src, src_size);
+        size_t r = xc_zstd_read_frame_header(&fh, src, src_size, d->magicless);
         size_t used, produced;
 
         if (xc_iserr(r)) return r;

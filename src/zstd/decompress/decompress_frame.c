@@ -9,6 +9,9 @@
  *
  *   magic (4) | descriptor (1) | [window (1)] | [dict id (0/1/2/4)] | [content size (0/1/2/4/8)]
  *
+ * The magicless format (XC_ZSTD_FORMAT_MAGICLESS) is the same without the
+ * magic number.
+ *
  * Descriptor bits: 7-6 content-size field code, 5 single segment, 4 unused
  * (ignored), 3 reserved (must be 0), 2 checksum, 1-0 dictionary-ID code.
  *
@@ -16,35 +19,42 @@
  */
 #include "zstd/decompress/decompress_internal.h"
 
-size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src, size_t size)
+size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src, size_t size,
+                                 int magicless)
 {
-    uint32_t magic;
     unsigned fhd, single, did_code, fcs_code, need, pos;
+    /* The magic number's bytes: none in the magicless format (libzstd's
+     * ZSTD_f_zstd1_magicless), where the descriptor comes first and no
+     * frame is skippable.  One branch per frame, always the same way. */
+    unsigned const m = magicless ? 0 : 4;
 
-    if (size < 4) return 4;
-    magic = xc_read_le32(src);
     memset(fh, 0, sizeof *fh);
-    if ((magic & XC_ZSTD_MAGIC_SKIPPABLE_MASK) == XC_ZSTD_MAGIC_SKIPPABLE_START) {
-        if (size < XC_ZSTD_SKIPPABLE_HEADER) return XC_ZSTD_SKIPPABLE_HEADER;
-        fh->skippable = 1;
-        fh->header_size = XC_ZSTD_SKIPPABLE_HEADER;
-        fh->skip_size = xc_read_le32(src + 4);
-        return 0;
+    if (!magicless) {
+        uint32_t magic;
+        if (size < 4) return 4;
+        magic = xc_read_le32(src);
+        if ((magic & XC_ZSTD_MAGIC_SKIPPABLE_MASK) == XC_ZSTD_MAGIC_SKIPPABLE_START) {
+            if (size < XC_ZSTD_SKIPPABLE_HEADER) return XC_ZSTD_SKIPPABLE_HEADER;
+            fh->skippable = 1;
+            fh->header_size = XC_ZSTD_SKIPPABLE_HEADER;
+            fh->skip_size = xc_read_le32(src + 4);
+            return 0;
+        }
+        RETURN_ERROR_IF(magic != XC_ZSTD_MAGIC, UNKNOWN_MAGIC);
     }
-    RETURN_ERROR_IF(magic != XC_ZSTD_MAGIC, UNKNOWN_MAGIC);
-    if (size < 5) return 5;
+    if (size < m + 1) return m + 1;
 
-    fhd = src[4];
+    fhd = src[m];
     single = (fhd >> 5) & 1;
     did_code = fhd & 3;
     fcs_code = fhd >> 6;
-    need = 5 + !single + xc_zstd_did_field_size(did_code) + xc_zstd_fcs_field_size(fcs_code) +
+    need = m + 1 + !single + xc_zstd_did_field_size(did_code) + xc_zstd_fcs_field_size(fcs_code) +
            (fcs_code == 0 && single);
     if (size < need) return need;
     /* The reserved bit announces a feature this version cannot know. */
     RETURN_ERROR_IF(fhd & 0x08, FRAME_HEADER);
 
-    pos = 5;
+    pos = m + 1;
     fh->header_size = need;
     fh->single_segment = (uint8_t)single;
     fh->checksum = (uint8_t)((fhd >> 2) & 1);
@@ -83,7 +93,7 @@ unsigned long long xc_zstd_frame_content_size(const void *src, size_t size)
     size_t r;
 
     if (!src) return XC_ZSTD_CONTENTSIZE_ERROR;
-    r = xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size);
+    r = xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size, 0);
     if (r != 0) return XC_ZSTD_CONTENTSIZE_ERROR;
     return fh.skippable ? 0 : fh.content_size;
 }
@@ -92,18 +102,21 @@ unsigned xc_zstd_frame_dict_id(const void *src, size_t size)
 {
     xc_zstd_frame_header fh;
 
-    if (!src || xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size) != 0) return 0;
+    if (!src || xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size, 0) != 0) return 0;
     return fh.dict_id;
 }
 
-size_t xc_zstd_find_frame_compressed_size(const void *src_, size_t size)
+size_t xc_zstd_find_frame_compressed_size_format(const void *src_, size_t size,
+                                                 xc_zstd_format format)
 {
     const uint8_t *src = (const uint8_t *)src_;
     xc_zstd_frame_header fh;
     size_t r, pos;
 
     RETURN_ERROR_IF(!src && size, BAD_PARAMETER);
-    r = xc_zstd_read_frame_header(&fh, src, size);
+    RETURN_ERROR_IF(format != XC_ZSTD_FORMAT_ZSTD1 && format != XC_ZSTD_FORMAT_MAGICLESS,
+                    BAD_PARAMETER);
+    r = xc_zstd_read_frame_header(&fh, src, size, format == XC_ZSTD_FORMAT_MAGICLESS);
     if (xc_iserr(r)) return r;
     RETURN_ERROR_IF(r != 0, TRUNCATED);
     if (fh.skippable) {
@@ -132,4 +145,9 @@ size_t xc_zstd_find_frame_compressed_size(const void *src_, size_t size)
         pos += XC_ZSTD_CHECKSUM_SIZE;
     }
     return pos;
+}
+
+size_t xc_zstd_find_frame_compressed_size(const void *src, size_t size)
+{
+    return xc_zstd_find_frame_compressed_size_format(src, size, XC_ZSTD_FORMAT_ZSTD1);
 }

@@ -7,11 +7,15 @@
  */
 #include "zstd/decompress/decompress_internal.h"
 
-size_t xc_zstd_get_frame_info(xc_zstd_frame_info *info, const void *src, size_t size)
+size_t xc_zstd_get_frame_info_format(xc_zstd_frame_info *info, const void *src, size_t size,
+                                     xc_zstd_format format)
 {
     xc_zstd_frame_header fh;
     RETURN_ERROR_IF(!info || (!src && size), BAD_PARAMETER);
-    size_t const r = xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size);
+    RETURN_ERROR_IF(format != XC_ZSTD_FORMAT_ZSTD1 && format != XC_ZSTD_FORMAT_MAGICLESS,
+                    BAD_PARAMETER);
+    size_t const r = xc_zstd_read_frame_header(&fh, (const uint8_t *)src, size,
+                                               format == XC_ZSTD_FORMAT_MAGICLESS);
     if (r != 0) return r; /* an error, or the bytes needed */
     memset(info, 0, sizeof *info);
     info->header_size = fh.header_size;
@@ -29,19 +33,35 @@ size_t xc_zstd_get_frame_info(xc_zstd_frame_info *info, const void *src, size_t 
     return 0;
 }
 
-size_t xc_zstd_frame_header_size(const void *src, size_t size)
+size_t xc_zstd_get_frame_info(xc_zstd_frame_info *info, const void *src, size_t size)
+{
+    return xc_zstd_get_frame_info_format(info, src, size, XC_ZSTD_FORMAT_ZSTD1);
+}
+
+size_t xc_zstd_frame_header_size_format(const void *src, size_t size, xc_zstd_format format)
 {
     RETURN_ERROR_IF(!src && size, BAD_PARAMETER);
+    RETURN_ERROR_IF(format != XC_ZSTD_FORMAT_ZSTD1 && format != XC_ZSTD_FORMAT_MAGICLESS,
+                    BAD_PARAMETER);
     const uint8_t *p = (const uint8_t *)src;
-    RETURN_ERROR_IF(size < 4, TRUNCATED);
-    uint32_t const magic = xc_read_le32(p);
-    if ((magic & XC_ZSTD_MAGIC_SKIPPABLE_MASK) == XC_ZSTD_MAGIC_SKIPPABLE_START)
-        return XC_ZSTD_SKIPPABLE_HEADER;
-    RETURN_ERROR_IF(magic != XC_ZSTD_MAGIC, UNKNOWN_MAGIC);
-    RETURN_ERROR_IF(size < 5, TRUNCATED);
-    unsigned const fhd = p[4], single = (fhd >> 5) & 1, fcs_code = fhd >> 6;
-    return 5 + !single + xc_zstd_did_field_size(fhd & 3) + xc_zstd_fcs_field_size(fcs_code) +
+    size_t m = 0;
+    if (format == XC_ZSTD_FORMAT_ZSTD1) {
+        RETURN_ERROR_IF(size < 4, TRUNCATED);
+        uint32_t const magic = xc_read_le32(p);
+        if ((magic & XC_ZSTD_MAGIC_SKIPPABLE_MASK) == XC_ZSTD_MAGIC_SKIPPABLE_START)
+            return XC_ZSTD_SKIPPABLE_HEADER;
+        RETURN_ERROR_IF(magic != XC_ZSTD_MAGIC, UNKNOWN_MAGIC);
+        m = 4;
+    }
+    RETURN_ERROR_IF(size < m + 1, TRUNCATED);
+    unsigned const fhd = p[m], single = (fhd >> 5) & 1, fcs_code = fhd >> 6;
+    return m + 1 + !single + xc_zstd_did_field_size(fhd & 3) + xc_zstd_fcs_field_size(fcs_code) +
            (fcs_code == 0 && single);
+}
+
+size_t xc_zstd_frame_header_size(const void *src, size_t size)
+{
+    return xc_zstd_frame_header_size_format(src, size, XC_ZSTD_FORMAT_ZSTD1);
 }
 
 /* ---- memory accounting for the libzstd-compatible shim (src/compat/) ---- */

@@ -157,6 +157,7 @@ struct xc_zstd_dctx_s {
 
     /* ---- parameters ---- */
     unsigned window_log_max;
+    int magicless;                       /* XC_ZSTD_D_FORMAT is XC_ZSTD_FORMAT_MAGICLESS */
     int nb_workers;                      /* XC_ZSTD_D_NB_WORKERS (decompress_mt.c) */
     struct xc_zdmt_s *mt;                /* its runners and pool, NULL until used */
     const struct xc_zstd_dkernels *kern; /* the hot loops cpucap chose */
@@ -217,12 +218,13 @@ XC_FORCE_INLINE int xc_zstd_ext_in_reach(size_t back, size_t pos, size_t ext_siz
 
 /* ---- decompress_frame.c ------------------------------------------------------ */
 
-/* Parses the frame header at src.  Returns 0 with *fh filled, the total
+/* Parses the frame header at src, a magicless one (no magic number, never
+ * skippable) when magicless is 1.  Returns 0 with *fh filled, the total
  * header size when src holds fewer bytes than that (a value greater than
  * size, never an error code), or XC_ERROR(UNKNOWN_MAGIC / FRAME_HEADER /
  * WINDOW_TOO_LARGE). */
 XC_HIDDEN size_t xc_zstd_read_frame_header(xc_zstd_frame_header *fh, const uint8_t *src,
-                                           size_t size);
+                                           size_t size, int magicless);
 
 /* ---- decompress.c ------------------------------------------------- */
 

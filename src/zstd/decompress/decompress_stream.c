@@ -153,7 +153,11 @@ static size_t stream_block(xc_zstd_dctx *d, const uint8_t *src, size_t size,
 static size_t input_hint(const xc_zstd_dctx *d)
 {
     switch (d->stage) {
-    case XC_STREAM_HEADER: return d->ifill < 5 ? 5 - d->ifill : 1;
+    case XC_STREAM_HEADER: {
+        /* The magic number and the descriptor, which says the rest. */
+        size_t const first = d->magicless ? 1 : 5;
+        return d->ifill < first ? first - d->ifill : 1;
+    }
     case XC_STREAM_SKIP:
         return d->skip_left < 1 ? 1 : (size_t)XC_MIN(d->skip_left, (uint64_t)1 << 20);
     case XC_STREAM_BLOCK_HEADER: return XC_ZSTD_BLOCK_HEADER - d->ifill;
@@ -171,7 +175,7 @@ static size_t stream_step(xc_zstd_dctx *d, xc_out_buffer *out, xc_in_buffer *in,
     switch (d->stage) {
     case XC_STREAM_HEADER: {
         xc_zstd_frame_header fh;
-        size_t r = xc_zstd_read_frame_header(&fh, d->hdr, d->ifill);
+        size_t r = xc_zstd_read_frame_header(&fh, d->hdr, d->ifill, d->magicless);
         FORWARD_IF_ERROR(r);
         if (r != 0) {
             d->ifill += take_input(in, d->hdr + d->ifill, r - d->ifill);
