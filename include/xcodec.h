@@ -941,6 +941,88 @@ typedef struct {
 XC_API size_t xc_zstd_cctx_progress(const xc_zstd_cctx *cctx, xc_zstd_progress *progress);
 
 /* ======================================================================== */
+/*  zstd: blocks without frames                                             */
+/* ======================================================================== */
+
+/*
+ * The block level (libzstd's ZSTD_compressBegin / ZSTD_compressBlock /
+ * ZSTD_decompressBegin / ZSTD_decompressBlock / ZSTD_insertBlock): the
+ * bodies of compressed blocks (RFC 8878 §3.1.1.3) one after another, with
+ * no frame header, block header, checksum or sizes; the caller keeps what
+ * it needs to tell the blocks apart and which ones are stored raw.  A
+ * block holds at most xc_zstd_block_max() bytes of content (128 KiB or
+ * the window, whichever is smaller).  History carries from block to
+ * block: matches reach back into earlier blocks (and the dictionary), and
+ * the entropy tables and repeat offsets of one compressed block may be
+ * reused by the next, so the decoder must see every block, in order.
+ */
+
+/*
+ * xc_zstd_block_compress_begin() starts a series of blocks on the
+ * context, with its level and parameters as for a streamed frame of
+ * unknown size, and its loaded or referenced dictionary (or prefix) as
+ * history before the first block.  It abandons any frame in progress.
+ * Until xc_zstd_cctx_reset() or the next begin, the context takes
+ * xc_zstd_block_compress() calls only (others get XC_ERROR_STAGE_WRONG).
+ * Memory: a window buffer as for streaming.  Returns 0 or the errors of
+ * planning a frame (XC_ERROR_OUT_OF_MEMORY, XC_ERROR_DICT_CORRUPT...),
+ * XC_ERROR_BAD_PARAMETER for a NULL context.
+ *
+ * xc_zstd_block_max() returns the largest block the series begun takes,
+ * or for a context that has begun none, that of its last frame (0 for a
+ * fresh context).
+ *
+ * xc_zstd_block_compress() compresses src[0..size) (size at most
+ * xc_zstd_block_max()) as the next block into dst[0..dst_cap) and
+ * returns the body's size, or 0 when the block is not worth compressing
+ * (too small, no gain, or dst_cap too small for the compressed body while
+ * size <= dst_cap): nothing useful is in dst then, the caller must keep
+ * the block's bytes as they are and give them to the decoder with
+ * xc_zstd_block_insert().  Either way the bytes become history (the
+ * context keeps a copy: src may be reused at once).  Errors:
+ * XC_ERROR_SRC_SIZE_WRONG (size too large), XC_ERROR_DST_TOO_SMALL
+ * (dst_cap below both), XC_ERROR_STAGE_WRONG (no series begun),
+ * XC_ERROR_BAD_PARAMETER (NULL buffers with sizes).  It never writes an
+ * RLE block: a block of one repeated byte compresses to a few bytes.
+ */
+XC_API size_t xc_zstd_block_compress_begin(xc_zstd_cctx *cctx);
+XC_API size_t xc_zstd_block_max(const xc_zstd_cctx *cctx);
+XC_API size_t xc_zstd_block_compress(xc_zstd_cctx *cctx, void *dst, size_t dst_cap,
+                                     const void *src, size_t size);
+
+/*
+ * xc_zstd_block_decompress_begin() starts a series of blocks on the
+ * decoding context with its loaded or referenced dictionary (or prefix,
+ * which it uses up) as history, the dictionary's entropy tables and
+ * repeat offsets, and abandons any streamed frame in progress.  Returns
+ * 0, XC_ERROR_OUT_OF_MEMORY, XC_ERROR_BAD_PARAMETER (NULL context).
+ *
+ * xc_zstd_block_decompress() decodes the compressed block body
+ * src[0..size) (at most XC_ZSTD_BLOCK_SIZE_MAX bytes) into dst[0..dst_cap)
+ * and returns the bytes produced; xc_zstd_block_insert() records
+ * block[0..size), a block the encoder stored raw, as decoded output and
+ * returns size.  History is the caller's own memory, in two segments: the
+ * blocks written one right after another, and before them the segment of
+ * the blocks (or the dictionary) before the last discontinuity, as in
+ * libzstd.  A block whose dst does not follow the previous block's end
+ * starts a new segment, and the one before it becomes the older; earlier
+ * ones are forgotten.  Both segments must stay in place, unchanged, and
+ * not overlap dst.  Errors of xc_zstd_block_decompress():
+ * XC_ERROR_CORRUPT (any invalid content, an offset beyond the history,
+ * more than XC_ZSTD_BLOCK_SIZE_MAX bytes of output),
+ * XC_ERROR_SRC_SIZE_WRONG (size above XC_ZSTD_BLOCK_SIZE_MAX),
+ * XC_ERROR_DST_TOO_SMALL, XC_ERROR_STAGE_WRONG (no series begun),
+ * XC_ERROR_BAD_PARAMETER; nothing outside src, dst and the history is
+ * read.  After an error, begin again (the tables and history the next
+ * block would see are unspecified).  Streaming or one-shot decoding on
+ * the context ends the series.
+ */
+XC_API size_t xc_zstd_block_decompress_begin(xc_zstd_dctx *dctx);
+XC_API size_t xc_zstd_block_decompress(xc_zstd_dctx *dctx, void *dst, size_t dst_cap,
+                                       const void *src, size_t size);
+XC_API size_t xc_zstd_block_insert(xc_zstd_dctx *dctx, const void *block, size_t size);
+
+/* ======================================================================== */
 /*  zstd: seekable format                                                   */
 /* ======================================================================== */
 

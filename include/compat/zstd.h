@@ -439,6 +439,23 @@ ZSTDLIB_STATIC_API size_t ZSTD_readSkippableFrame(void *dst, size_t dstCapacity,
                                                   size_t srcSize);
 ZSTDLIB_STATIC_API ZSTD_frameProgression ZSTD_getFrameProgression(const ZSTD_CCtx *cctx);
 
+/* ---- blocks without frames (the begin calls, then raw blocks) ---- */
+ZSTDLIB_STATIC_API size_t ZSTD_compressBegin(ZSTD_CCtx *cctx, int compressionLevel);
+ZSTDLIB_STATIC_API size_t ZSTD_compressBegin_usingDict(ZSTD_CCtx *cctx, const void *dict,
+                                                       size_t dictSize, int compressionLevel);
+ZSTDLIB_STATIC_API size_t ZSTD_compressBegin_usingCDict(ZSTD_CCtx *cctx, const ZSTD_CDict *cdict);
+ZSTDLIB_STATIC_API size_t ZSTD_decompressBegin(ZSTD_DCtx *dctx);
+ZSTDLIB_STATIC_API size_t ZSTD_decompressBegin_usingDict(ZSTD_DCtx *dctx, const void *dict,
+                                                         size_t dictSize);
+ZSTDLIB_STATIC_API size_t ZSTD_decompressBegin_usingDDict(ZSTD_DCtx *dctx, const ZSTD_DDict *ddict);
+ZSTDLIB_STATIC_API size_t ZSTD_getBlockSize(const ZSTD_CCtx *cctx);
+ZSTDLIB_STATIC_API size_t ZSTD_compressBlock(ZSTD_CCtx *cctx, void *dst, size_t dstCapacity,
+                                             const void *src, size_t srcSize);
+ZSTDLIB_STATIC_API size_t ZSTD_decompressBlock(ZSTD_DCtx *dctx, void *dst, size_t dstCapacity,
+                                               const void *src, size_t srcSize);
+ZSTDLIB_STATIC_API size_t ZSTD_insertBlock(ZSTD_DCtx *dctx, const void *blockStart,
+                                           size_t blockSize);
+
 /* ---- parameters ---- */
 ZSTDLIB_STATIC_API ZSTD_compressionParameters ZSTD_getCParams(int compressionLevel,
                                                              unsigned long long estimatedSrcSize,

@@ -141,6 +141,7 @@ size_t ZSTD_CCtx_reset(ZSTD_CCtx *c, ZSTD_ResetDirective how)
     if (how & ZSTD_reset_session_only) {
         xc_zstd_cctx_reset(c->x);
         c->in_frame = 0;
+        c->in_blocks = 0;
         c->pledged_set = 0;
     }
     if (how & ZSTD_reset_parameters) {
@@ -210,11 +211,13 @@ static size_t sync_simple(ZSTD_CCtx *c, int level)
 
 /* ---- one-shot --------------------------------------------------------------------------- */
 
-/* A frame in progress is abandoned by a one-shot call, as in libzstd. */
+/* A frame in progress (or a series of blocks) is abandoned by a one-shot
+ * call, as in libzstd. */
 static void end_session(ZSTD_CCtx *c)
 {
-    if (c->in_frame) xc_zstd_cctx_reset(c->x);
+    if (c->in_frame || c->in_blocks) xc_zstd_cctx_reset(c->x);
     c->in_frame = 0;
+    c->in_blocks = 0;
     c->pledged_set = 0;
 }
 
@@ -233,10 +236,10 @@ size_t ZSTD_compressCCtx(ZSTD_CCtx *c, void *dst, size_t cap, const void *src, s
     return ZSTD_compress_usingDict(c, dst, cap, src, n, NULL, 0, level);
 }
 
-size_t ZSTD_compress_usingDict(ZSTD_CCtx *c, void *dst, size_t cap, const void *src, size_t n,
-                               const void *dict, size_t dict_size, int level)
+/* Readies the context for a simple-API frame (or series of blocks) at a
+ * level with dict[0..dict_size) or none. */
+static size_t simple_setup(ZSTD_CCtx *c, const void *dict, size_t dict_size, int level)
 {
-    if (!c) return ZC_ERROR(GENERIC);
     end_session(c);
     size_t r = sync_simple(c, level);
     if (ZSTD_isError(r)) return r;
@@ -252,6 +255,15 @@ size_t ZSTD_compress_usingDict(ZSTD_CCtx *c, void *dst, size_t cap, const void *
         if (xc_is_error(r)) return zc_err(r);
         c->dict_dirty = 1;
     }
+    return 0;
+}
+
+size_t ZSTD_compress_usingDict(ZSTD_CCtx *c, void *dst, size_t cap, const void *src, size_t n,
+                               const void *dict, size_t dict_size, int level)
+{
+    if (!c) return ZC_ERROR(GENERIC);
+    size_t const r = simple_setup(c, dict, dict_size, level);
+    if (ZSTD_isError(r)) return r;
     return zc_err(xc_zstd_compress_cctx(c->x, dst, cap, src, n));
 }
 
@@ -264,11 +276,10 @@ size_t ZSTD_compress(void *dst, size_t cap, const void *src, size_t n, int level
     return r;
 }
 
-size_t ZSTD_compress_usingCDict_advanced(ZSTD_CCtx *c, void *dst, size_t cap, const void *src,
-                                         size_t n, const ZSTD_CDict *cd,
-                                         ZSTD_frameParameters fp)
+/* Readies the context for a frame (or series of blocks) with a prepared
+ * dictionary at its level and the frame parameters fp. */
+static size_t cdict_setup(ZSTD_CCtx *c, const ZSTD_CDict *cd, ZSTD_frameParameters fp)
 {
-    if (!c) return ZC_ERROR(GENERIC);
     if (!cd) return ZC_ERROR(dictionary_wrong);
     end_session(c);
     ZSTD_CCtx_params p;
@@ -285,6 +296,16 @@ size_t ZSTD_compress_usingCDict_advanced(ZSTD_CCtx *c, void *dst, size_t cap, co
     r = xc_zstd_cctx_ref_cdict(c->x, (const xc_zstd_cdict *)cd);
     if (xc_is_error(r)) return zc_err(r);
     c->dict_dirty = 1;
+    return 0;
+}
+
+size_t ZSTD_compress_usingCDict_advanced(ZSTD_CCtx *c, void *dst, size_t cap, const void *src,
+                                         size_t n, const ZSTD_CDict *cd,
+                                         ZSTD_frameParameters fp)
+{
+    if (!c) return ZC_ERROR(GENERIC);
+    size_t const r = cdict_setup(c, cd, fp);
+    if (ZSTD_isError(r)) return r;
     return zc_err(xc_zstd_compress_cctx(c->x, dst, cap, src, n));
 }
 
@@ -410,6 +431,7 @@ size_t ZSTD_compressStream2(ZSTD_CCtx *c, ZSTD_outBuffer *out, ZSTD_inBuffer *in
     if (out->pos > out->size) return ZC_ERROR(dstSize_tooSmall);
     if (in->pos > in->size) return ZC_ERROR(srcSize_wrong);
     if (!c->in_frame) {
+        if (c->in_blocks) end_session(c);
         size_t r = sync_advanced(c);
         if (ZSTD_isError(r)) return r;
         r = xc_zstd_cctx_set_pledged_size(c->x, c->pledged_set ? c->pledged
@@ -505,4 +527,49 @@ ZSTD_frameProgression ZSTD_getFrameProgression(const ZSTD_CCtx *c)
         fp.flushed = p.flushed;
     }
     return fp;
+}
+
+/* ---- blocks without frames ------------------------------------------------------------- */
+
+/* libzstd's series of blocks is a simple-API session: the level or the
+ * cdict given, the sticky state left alone. */
+static size_t begin_blocks(ZSTD_CCtx *c, size_t setup)
+{
+    if (ZSTD_isError(setup)) return setup;
+    size_t const r = xc_zstd_block_compress_begin(c->x);
+    if (xc_is_error(r)) return zc_err(r);
+    c->in_blocks = 1;
+    return 0;
+}
+
+size_t ZSTD_compressBegin_usingDict(ZSTD_CCtx *c, const void *dict, size_t dict_size, int level)
+{
+    if (!c) return ZC_ERROR(GENERIC);
+    return begin_blocks(c, simple_setup(c, dict, dict_size, level));
+}
+
+size_t ZSTD_compressBegin(ZSTD_CCtx *c, int level)
+{
+    return ZSTD_compressBegin_usingDict(c, NULL, 0, level);
+}
+
+size_t ZSTD_compressBegin_usingCDict(ZSTD_CCtx *c, const ZSTD_CDict *cd)
+{
+    if (!c) return ZC_ERROR(GENERIC);
+    ZSTD_frameParameters const fp = {0, 0, 0};
+    return begin_blocks(c, cdict_setup(c, cd, fp));
+}
+
+size_t ZSTD_getBlockSize(const ZSTD_CCtx *c)
+{
+    return c ? xc_zstd_block_max(c->x) : 0;
+}
+
+size_t ZSTD_compressBlock(ZSTD_CCtx *c, void *dst, size_t cap, const void *src, size_t n)
+{
+    if (!c) return ZC_ERROR(GENERIC);
+    /* libzstd checks the size first, against the last parameters applied. */
+    if (n > xc_zstd_block_max(c->x)) return ZC_ERROR(srcSize_wrong);
+    if (!c->in_blocks) return ZC_ERROR(stage_wrong);
+    return zc_err(xc_zstd_block_compress(c->x, dst, cap, src, n));
 }

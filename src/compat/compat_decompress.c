@@ -651,3 +651,45 @@ size_t ZSTD_readSkippableFrame(void *dst, size_t cap, unsigned *variant, const v
     if (variant) *variant = h.dictID;
     return len;
 }
+
+/* ---- blocks without frames ------------------------------------------------------------- */
+
+/* A series of blocks with dict[0..size) or dd as history (not the sticky
+ * dictionary, which comes back for the frames after it). */
+static size_t begin_blocks(ZSTD_DCtx *d, const void *dict, size_t size, const ZSTD_DDict *dd)
+{
+    if (!d) return ZC_ERROR(GENERIC);
+    xc_zstd_dctx_reset(d->x);
+    d->hostage = 0;
+    size_t r = dd ? xc_zstd_dctx_ref_ddict(d->x, (const xc_zstd_ddict *)dd)
+                  : xc_zstd_dctx_load_dictionary(d->x, dict, dict && size >= 8 ? size : 0);
+    if (xc_is_error(r)) return ZC_ERROR(dictionary_corrupted);
+    r = xc_zstd_block_decompress_begin(d->x);
+    if (xc_is_error(r)) return zc_err(r);
+    /* The series is set up; the sticky dictionary waits for the next frame. */
+    return restore_dict(d);
+}
+
+size_t ZSTD_decompressBegin(ZSTD_DCtx *d) { return begin_blocks(d, NULL, 0, NULL); }
+
+size_t ZSTD_decompressBegin_usingDict(ZSTD_DCtx *d, const void *dict, size_t size)
+{
+    return begin_blocks(d, dict, size, NULL);
+}
+
+size_t ZSTD_decompressBegin_usingDDict(ZSTD_DCtx *d, const ZSTD_DDict *dd)
+{
+    return begin_blocks(d, NULL, 0, dd);
+}
+
+size_t ZSTD_decompressBlock(ZSTD_DCtx *d, void *dst, size_t cap, const void *src, size_t n)
+{
+    if (!d) return ZC_ERROR(GENERIC);
+    return zc_err(xc_zstd_block_decompress(d->x, dst, cap, src, n));
+}
+
+size_t ZSTD_insertBlock(ZSTD_DCtx *d, const void *block, size_t size)
+{
+    if (!d) return ZC_ERROR(GENERIC);
+    return zc_err(xc_zstd_block_insert(d->x, block, size));
+}

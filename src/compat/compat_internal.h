@@ -77,6 +77,7 @@ struct ZSTD_CCtx_s {
     int x_plain;              /* x holds the defaults, but for the level */
     int x_level;              /* the libzstd level x was given */
     int in_frame;             /* a streamed frame has begun */
+    int in_blocks;            /* x holds a series of blocks (ZSTD_compressBegin*) */
     int pledged_set;
     unsigned long long pledged;
     /* The dictionary as asked (loaded, referenced or a prefix), and

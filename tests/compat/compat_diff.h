@@ -76,6 +76,14 @@ typedef struct {
     size_t (*DStreamInSize)(void);
     ZSTD_frameProgression (*getFrameProgression)(const ZSTD_CCtx *);
     size_t (*getFrameHeader_advanced)(ZSTD_frameHeader *, const void *, size_t, ZSTD_format_e);
+    size_t (*compressBegin)(ZSTD_CCtx *, int);
+    size_t (*compressBegin_usingDict)(ZSTD_CCtx *, const void *, size_t, int);
+    size_t (*getBlockSize)(const ZSTD_CCtx *);
+    size_t (*compressBlock)(ZSTD_CCtx *, void *, size_t, const void *, size_t);
+    size_t (*decompressBegin)(ZSTD_DCtx *);
+    size_t (*decompressBegin_usingDict)(ZSTD_DCtx *, const void *, size_t);
+    size_t (*decompressBlock)(ZSTD_DCtx *, void *, size_t, const void *, size_t);
+    size_t (*insertBlock)(ZSTD_DCtx *, const void *, size_t);
 } api;
 
 #define FIELDS(X)                                                                           \
@@ -88,7 +96,9 @@ typedef struct {
     X(DCtx_refPrefix) X(DCtx_loadDictionary) X(initDStream) X(decompressStream)             \
     X(cParam_getBounds) X(dParam_getBounds) X(getFrameHeader) X(frameHeaderSize)            \
     X(getDictID_fromFrame) X(getDictID_fromDict) X(CStreamInSize) X(DStreamOutSize)         \
-    X(DStreamInSize) X(getFrameProgression) X(getFrameHeader_advanced)
+    X(DStreamInSize) X(getFrameProgression) X(getFrameHeader_advanced) X(compressBegin)      \
+    X(compressBegin_usingDict) X(getBlockSize) X(compressBlock) X(decompressBegin)          \
+    X(decompressBegin_usingDict) X(decompressBlock) X(insertBlock)
 
 /* Fills *sys with the linked libzstd and *ours with the library at
  * argv[1], and proves that they are Debian's and ours.  Returns 0, or the

@@ -4,8 +4,12 @@
  * formats and the block level.  Magicless frames (ZSTD_c_format,
  * ZSTD_d_format = ZSTD_f_zstd1_magicless) made by each library decode on
  * both, one-shot and streamed, with the same return codes, header fields
- * and errors.  The same call sequences on Debian's libzstd and on ours
- * (compat_diff.h).
+ * and errors.  Blocks (ZSTD_compressBegin*, ZSTD_compressBlock,
+ * ZSTD_decompressBegin*, ZSTD_decompressBlock, ZSTD_insertBlock) made by
+ * each library decode on both with history across blocks, raw blocks
+ * inserted, with and without a dictionary; sizes, stages and hostile
+ * bodies give the same results.  The same call sequences on Debian's
+ * libzstd and on ours (compat_diff.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +183,147 @@ static void magicless_frames(const api *S, const api *X)
     }
 }
 
+/* ---- blocks ------------------------------------------------------------------------- */
+
+enum { BN = 700000, BMAX = 256 };
+
+/* A series of blocks from one library: each block's place, size and body
+ * (body_size 0: stored raw). */
+typedef struct {
+    size_t nb, at[BMAX], size[BMAX], body_size[BMAX];
+    uint8_t *body[BMAX];
+} series;
+
+static void make_series(const api *C, series *s, const uint8_t *src, const uint8_t *dict,
+                        size_t dict_size, int level)
+{
+    ZSTD_CCtx *c = C->createCCtx();
+    size_t const r = dict ? C->compressBegin_usingDict(c, dict, dict_size, level)
+                          : C->compressBegin(c, level);
+    CHECK(r == 0, "%s compressBegin: %s", C->name, C->getErrorName(r));
+    size_t const bmax = C->getBlockSize(c);
+    CHECK(bmax == ZSTD_BLOCKSIZE_MAX, "%s block size %zu", C->name, bmax);
+    size_t at = 0;
+    s->nb = 0;
+    while (at < BN && s->nb < BMAX) {
+        size_t len = rnd() % 3 ? 1 + rnd() % bmax : bmax;
+        if (len > BN - at) len = BN - at;
+        s->body[s->nb] = malloc(bmax + 1000);
+        size_t const z = C->compressBlock(c, s->body[s->nb], bmax + 1000, src + at, len);
+        CHECK(!C->isError(z) && z < len, "%s compressBlock(%zu): %zu", C->name, len, z);
+        s->at[s->nb] = at;
+        s->size[s->nb] = len;
+        s->body_size[s->nb++] = C->isError(z) ? 0 : z;
+        at += len;
+    }
+    /* Too large a block; a block after a one-shot frame's reset. */
+    same_size("oversized", C->compressBlock(c, s->body[0], bmax, src, bmax + 1),
+              (size_t)-ZSTD_error_srcSize_wrong, C, C);
+    C->freeCCtx(c);
+}
+
+static void series_free(series *s)
+{
+    for (size_t i = 0; i < s->nb; i++) free(s->body[i]);
+}
+
+/* Both decoders through the series side by side, out[0] and out[1] laid
+ * out as the source, blocks from `split` on in a second segment. */
+static void decode_both(const api *S, const api *X, const series *s, const uint8_t *src,
+                        const uint8_t *dict, size_t dict_size, size_t split, const char *what)
+{
+    const api *D[2] = {S, X};
+    ZSTD_DCtx *d[2];
+    uint8_t *out[2][2];
+    for (int k = 0; k < 2; k++) {
+        d[k] = D[k]->createDCtx();
+        size_t const r = dict ? D[k]->decompressBegin_usingDict(d[k], dict, dict_size)
+                              : D[k]->decompressBegin(d[k]);
+        CHECK(r == 0, "%s decompressBegin", D[k]->name);
+        out[k][0] = malloc(BN);
+        out[k][1] = malloc(BN);
+    }
+    for (size_t i = 0; i < s->nb; i++) {
+        size_t r[2];
+        for (int k = 0; k < 2; k++) {
+            uint8_t *o = i < split ? out[k][0] + s->at[i] : out[k][1] + s->at[i] - s->at[split];
+            if (s->body_size[i] == 0) {
+                memcpy(o, src + s->at[i], s->size[i]);
+                r[k] = D[k]->insertBlock(d[k], o, s->size[i]);
+            } else {
+                r[k] = D[k]->decompressBlock(d[k], o, s->size[i], s->body[i], s->body_size[i]);
+            }
+            CHECK(r[k] == s->size[i] && memcmp(o, src + s->at[i], s->size[i]) == 0,
+                  "%s: %s block %zu of %zu bytes gives %zu", what, D[k]->name, i, s->size[i],
+                  r[k]);
+        }
+        same_size(what, r[0], r[1], S, X);
+    }
+    /* Hostile: a body cut short, one too large, and a block whose history
+     * is missing (a fresh series). */
+    for (size_t i = 0; i < s->nb; i++) {
+        if (s->body_size[i] < 2) continue;
+        size_t r[2], q[2];
+        for (int k = 0; k < 2; k++) {
+            r[k] = D[k]->decompressBlock(d[k], out[k][0], s->size[i], s->body[i],
+                                         s->body_size[i] / 2);
+            q[k] = D[k]->decompressBlock(d[k], out[k][0], BN, s->body[i],
+                                         ZSTD_BLOCKSIZE_MAX + 1);
+        }
+        CHECK(D[0]->isError(r[0]) && D[1]->isError(r[1]), "%s: half a body accepted", what);
+        same_size("oversized body", q[0], q[1], S, X);
+        break;
+    }
+    for (int k = 0; k < 2; k++) {
+        D[k]->freeDCtx(d[k]);
+        free(out[k][0]);
+        free(out[k][1]);
+    }
+}
+
+static void blocks(const api *S, const api *X)
+{
+    uint8_t *src = malloc(BN), *dict = malloc(20000);
+    fill(src, BN, 0);
+    fill(src + BN / 3, BN / 3, 1);
+    fill(dict, 20000, 0);
+    memcpy(src, dict + 3000, 15000);
+    /* Fresh contexts: no block size, no series. */
+    ZSTD_CCtx *cs = S->createCCtx(), *cx = X->createCCtx();
+    same_size("fresh block size", S->getBlockSize(cs), X->getBlockSize(cx), S, X);
+    uint8_t tmp[64];
+    same_size("fresh compressBlock", S->compressBlock(cs, tmp, 64, src, 10),
+              X->compressBlock(cx, tmp, 64, src, 10), S, X);
+    same_size("fresh empty block", S->compressBlock(cs, tmp, 64, src, 0),
+              X->compressBlock(cx, tmp, 64, src, 0), S, X);
+    S->freeCCtx(cs);
+    X->freeCCtx(cx);
+    static const int levels[] = {1, 3, 9};
+    for (size_t li = 0; li < 3; li++) {
+        for (int withdict = 0; withdict < 2; withdict++) {
+            for (int k = 0; k < 2; k++) {
+                const api *C = k ? X : S;
+                series s;
+                make_series(C, &s, src, withdict ? dict : NULL, 20000, levels[li]);
+                size_t raw = 0;
+                for (size_t i = 0; i < s.nb; i++) raw += s.body_size[i] == 0;
+                CHECK(raw > 0 && raw < s.nb, "%s: %zu raw blocks of %zu", C->name, raw, s.nb);
+                char what[80];
+                snprintf(what, sizeof what, "%s's blocks, level %d%s", C->name, levels[li],
+                         withdict ? ", dictionary" : "");
+                decode_both(S, X, &s, src, withdict ? dict : NULL, 20000, s.nb, what);
+                /* Two segments: the first run of blocks, then the rest (with a
+                 * dictionary that would be three, one more than libzstd keeps). */
+                if (!withdict)
+                    decode_both(S, X, &s, src, NULL, 0, s.nb / 2, what);
+                series_free(&s);
+            }
+        }
+    }
+    free(src);
+    free(dict);
+}
+
 int main(int argc, char **argv)
 {
     api S, X;
@@ -186,6 +331,7 @@ int main(int argc, char **argv)
     if (bad) return bad;
     format_parameters(&S, &X);
     magicless_frames(&S, &X);
+    blocks(&S, &X);
     printf("%d failure(s)\n", failures);
     return failures ? 1 : 0;
 }

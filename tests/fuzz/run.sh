@@ -191,11 +191,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 ran=0
-# fuzz_compress reads the same layout as fuzz_roundtrip (three option bytes,
-# then the content), so it shares those seeds.
+# fuzz_compress and fuzz_block read the same layout as fuzz_roundtrip (option
+# bytes, then the content), so they share those seeds.
 for target in fuzz_decompress:plain fuzz_decompress_stream:stream fuzz_decompress_dict:dict \
               fuzz_roundtrip:roundtrip fuzz_compress:roundtrip fuzz_compress_params:params \
-              fuzz_seekable:seekable; do
+              fuzz_seekable:seekable fuzz_block:roundtrip; do
   name=${target%%:*}
   set_dir=${target#*:}
   exe=$(find "$build" -type f -name "$name" -perm -u+x 2>/dev/null | head -n 1)

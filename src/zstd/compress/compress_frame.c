@@ -301,20 +301,27 @@ size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst, size_t ca
 
 /* ---- blocks -------------------------------------------------------------------------- */
 
+void xc_zstd_parse_block(xc_zstd_cctx *c, uint32_t rep[3], const uint8_t *src, size_t size,
+                         int store_literals)
+{
+    xc_zseqstore *const ss = &c->ss;
+    xc_zseqstore_clear(ss);
+    size_t const tail = c->ldm_on ? xc_zldm_block(c, rep, src, size)
+                                  : c->finder(&c->ms, ss, rep, src, size);
+    /* A block of literals alone is encoded from src where it lies
+     * (xc_zstd_encode_block_body): for incompressible data that saves
+     * one of its two copies. */
+    if (ss->nb_seq || store_literals) xc_zstore_last_literals(ss, src + size - tail, tail);
+}
+
 size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const uint8_t *src,
                               size_t size, int last)
 {
     uint32_t rep[3] = {c->rep[0], c->rep[1], c->rep[2]};
     if (size >= XC_ZSTD_MIN_COMPRESSED_BLOCK) {
-        xc_zseqstore *const ss = &c->ss;
-        xc_zseqstore_clear(ss);
-        size_t const tail = c->ldm_on ? xc_zldm_block(c, rep, src, size)
-                                      : c->finder(&c->ms, ss, rep, src, size);
-        /* A block of literals alone is encoded from src where it lies
-         * (xc_zstd_encode_block_body): for incompressible data that saves
-         * one of its two copies.  The splitter counts ss->lit. */
+        /* The splitter counts ss->lit. */
         int const split = xc_zstd_split_active(c);
-        if (ss->nb_seq || split) xc_zstore_last_literals(ss, src + size - tail, tail);
+        xc_zstd_parse_block(c, rep, src, size, split);
         if (split) return xc_zstd_split_emit(c, dst, cap, src, size, last, rep);
     }
     return xc_zstd_emit_block(c, dst, cap, src, size, last, rep);

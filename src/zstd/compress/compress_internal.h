@@ -82,7 +82,8 @@ typedef struct {
 enum {
     XC_ZSTAGE_IDLE = 0,   /* no frame in progress */
     XC_ZSTAGE_STREAM,     /* a streamed frame is in progress */
-    XC_ZSTAGE_ERROR       /* an error happened: reset before reuse */
+    XC_ZSTAGE_ERROR,      /* an error happened: reset before reuse */
+    XC_ZSTAGE_BLOCKS      /* blocks without a frame (compress_block_api.c) */
 };
 
 /* The history a frame starts from, planned once per frame by
@@ -321,6 +322,14 @@ XC_HIDDEN size_t xc_zstd_write_frame_header(const xc_zstd_cctx *c, uint8_t *dst,
 XC_HIDDEN size_t xc_zstd_compress_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
                                         const uint8_t *src, size_t size, int last);
 
+/* Parses the block src[0..size) (size >= 7, at its indices in c->ms) into
+ * c->ss with the strategy's finder or long-distance matching, leaving in
+ * rep the repeat offsets after its sequences; the literals after the last
+ * sequence go into the store when there are sequences or store_literals
+ * says so. */
+XC_HIDDEN void xc_zstd_parse_block(xc_zstd_cctx *c, uint32_t rep[3], const uint8_t *src,
+                                   size_t size, int store_literals);
+
 /* compress_block.c: writes the block src[0..size) whose sequences and literals c->ss holds
  * (when size >= 7; smaller blocks go out raw), as the smallest of a
  * compressed, RLE or raw block; rep holds the repeat offsets after its
@@ -336,6 +345,16 @@ XC_HIDDEN size_t xc_zstd_emit_block(xc_zstd_cctx *c, uint8_t *dst, size_t cap,
  * or staged output, so the next call starts a frame.  Parameters, memory
  * and the dictionary stay.  xc_zstd_cctx_reset() is this. */
 XC_HIDDEN void xc_zstd_stream_reset(xc_zstd_cctx *c);
+
+/* Opens a frame planned as *plan in the window buffer, sized for `content`
+ * bytes of input (XC_ZSTD_SIZE_UNKNOWN), with the planned history at its
+ * start (in_fill = in_done = its size).  Returns 0 or an error. */
+XC_HIDDEN size_t xc_zstd_stream_open(xc_zstd_cctx *c, const xc_zhistory *plan,
+                                     uint64_t content);
+
+/* Moves the oldest bytes out of a full window buffer, keeping one window
+ * of history before the next block. */
+XC_HIDDEN void xc_zstd_stream_slide(xc_zstd_cctx *c);
 
 /* xc_zstd_compress_stream() in the calling thread, whatever nb_workers
  * says (the workers' code and one-shot frames with a placed dictionary

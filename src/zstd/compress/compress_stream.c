@@ -68,6 +68,22 @@ static size_t grow(uint8_t **buf, size_t *cap, size_t need)
     return 0;
 }
 
+size_t xc_zstd_stream_open(xc_zstd_cctx *c, const xc_zhistory *plan, uint64_t content)
+{
+    uint64_t const window = (uint64_t)1 << plan->p.window_log;
+    uint64_t want = window + XC_MAX(window, STREAM_FRESH_MIN);
+    if (want > STREAM_BUFFER_MAX) want = STREAM_BUFFER_MAX;
+    if (content < want) want = content;
+    size_t const hist = plan->content;
+    if (want > STREAM_BUFFER_MAX - hist) want = STREAM_BUFFER_MAX - hist;
+    size_t const bsize = (size_t)want + hist;
+    FORWARD_IF_ERROR(grow(&c->in_buf, &c->in_cap, bsize));
+    c->in_size = bsize;
+    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, plan, c->in_buf, bsize));
+    c->in_fill = c->in_done = hist;
+    return 0;
+}
+
 /* Starts a frame.  Returns 1 when the whole frame was written one-shot,
  * 0 when streaming goes on, or an error. */
 static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
@@ -96,16 +112,7 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
         }
     }
 
-    uint64_t const window = (uint64_t)1 << plan.p.window_log;
-    uint64_t want = window + XC_MAX(window, STREAM_FRESH_MIN);
-    if (want > STREAM_BUFFER_MAX) want = STREAM_BUFFER_MAX;
-    if (content < want) want = content;
-    size_t const hist = plan.content;
-    if (want > STREAM_BUFFER_MAX - hist) want = STREAM_BUFFER_MAX - hist;
-    size_t const bsize = (size_t)want + hist;
-    FORWARD_IF_ERROR(grow(&c->in_buf, &c->in_cap, bsize));
-    c->in_size = bsize;
-    FORWARD_IF_ERROR(xc_zstd_cframe_open(c, &plan, c->in_buf, bsize));
+    FORWARD_IF_ERROR(xc_zstd_stream_open(c, &plan, content));
     size_t const ocap =
         c->block_max + XC_ZSTD_BLOCK_HEADER + XC_ZSTD_FRAME_HEADER_MAX + XC_ZSTD_CHECKSUM_SIZE;
     FORWARD_IF_ERROR(grow(&c->out_alloc, &c->out_alloc_cap, ocap + STAGE_SHIFT_MAX));
@@ -125,7 +132,6 @@ static size_t begin_frame(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in,
     }
 
     c->pledged = content;
-    c->in_fill = c->in_done = hist;
     c->out_pos = 0;
     size_t const h = xc_zstd_write_frame_header(c, c->out_buf, c->out_cap, content);
     FORWARD_IF_ERROR(h);
@@ -148,9 +154,7 @@ static size_t flush_staged(xc_zstd_cctx *c, xc_out_buffer *out)
     return c->out_end - c->out_pos;
 }
 
-/* Moves the oldest bytes out of a full window buffer, keeping one window
- * of history before the next block. */
-static void slide(xc_zstd_cctx *c)
+void xc_zstd_stream_slide(xc_zstd_cctx *c)
 {
     size_t const window = (size_t)1 << c->p.window_log;
     if (c->in_done <= window) return;
@@ -197,7 +201,7 @@ static size_t run(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc_zstd
         if (avail) {
             RETURN_ERROR_IF(c->pledged != XC_ZSTD_SIZE_UNKNOWN && avail > c->pledged - c->consumed,
                             SRC_SIZE_WRONG);
-            if (c->in_fill == c->in_size) slide(c);
+            if (c->in_fill == c->in_size) xc_zstd_stream_slide(c);
             size_t const n = XC_MIN(avail, c->in_size - c->in_fill);
             if (n) {
                 const uint8_t *ip = (const uint8_t *)in->src + in->pos;
@@ -254,7 +258,7 @@ size_t xc_zstd_stream_serial(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *
                              xc_zstd_end_op op)
 {
     RETURN_ERROR_IF(bad_args(c, out, in, op), BAD_PARAMETER);
-    RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR, STAGE_WRONG);
+    RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR || c->stage == XC_ZSTAGE_BLOCKS, STAGE_WRONG);
     size_t r;
     size_t const out_start = out->pos, in_start = in->pos;
     if (c->stage == XC_ZSTAGE_IDLE) {
@@ -283,7 +287,7 @@ size_t xc_zstd_compress_stream(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer
 {
     RETURN_ERROR_IF(bad_args(c, out, in, op), BAD_PARAMETER);
     if (!c->nb_workers) return xc_zstd_stream_serial(c, out, in, op);
-    RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR, STAGE_WRONG);
+    RETURN_ERROR_IF(c->stage == XC_ZSTAGE_ERROR || c->stage == XC_ZSTAGE_BLOCKS, STAGE_WRONG);
     size_t const r = xc_zstd_mt_stream(c, out, in, op);
     if (xc_iserr(r)) {
         /* The frame is lost: its jobs stop now, not at the reset. */

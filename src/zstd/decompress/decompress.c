@@ -54,6 +54,7 @@ size_t xc_zstd_dctx_reset(xc_zstd_dctx *d)
     d->stage = XC_STREAM_HEADER;
     d->ifill = 0;
     d->flush_pos = d->flush_end = 0;
+    d->blocks = 0;
     return 0;
 }
 
@@ -269,7 +270,8 @@ size_t xc_zstd_decompress_dctx(xc_zstd_dctx *d, void *dst, size_t dst_cap, const
 
     RETURN_ERROR_IF(!d, BAD_PARAMETER);
     RETURN_ERROR_IF((!src && src_size) || (!dst && dst_cap), BAD_PARAMETER);
-    /* A one-shot call abandons any streamed frame in progress. */
+    /* A one-shot call abandons any streamed frame or series of blocks. */
+    d->blocks = 0;
     d->stage = XC_STREAM_HEADER;
     d->ifill = 0;
     d->flush_pos = d->flush_end = 0;

@@ -166,6 +166,10 @@ struct xc_zstd_dctx_s {
     uint8_t *lit_buf;
     size_t lit_cap;
 
+    /* ---- blocks without frames (decompress_block_api.c) ---- */
+    int blocks;                /* a series is begun */
+    const uint8_t *seg_end;    /* end of the last block, or of the dictionary */
+
     /* ---- streaming (decompress_stream.c) ---- */
     int stage;
     uint8_t *wbuf;          /* window buffer */

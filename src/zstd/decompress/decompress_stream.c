@@ -273,6 +273,7 @@ size_t xc_zstd_decompress_stream(xc_zstd_dctx *d, xc_out_buffer *out, xc_in_buff
     RETURN_ERROR_IF(in->pos > in->size || out->pos > out->size, BAD_PARAMETER);
     RETURN_ERROR_IF((!in->src && in->size) || (!out->dst && out->size), BAD_PARAMETER);
     RETURN_ERROR_IF(d->stage == XC_STREAM_ERROR, STAGE_WRONG);
+    d->blocks = 0; /* streaming ends a series of blocks */
 
     for (;;) {
         int done = 0;
