@@ -97,9 +97,12 @@ static int op_dec_zstd(void *p)
 }
 #endif
 
+/* The timed operations, in xc_bench_codec()'s order. */
+static const xc_bench_op zstd_ops[4] = XC_BENCH_CODEC_OPS(op_comp_xc, op_comp_zstd, op_dec_xc, op_dec_zstd);
+
 struct zrow {
     size_t xc_size, zs_size;
-    double xc_comp, zs_comp, xc_dec, zs_dec; /* seconds per call; 0 when not run */
+    struct xc_codec_times t; /* seconds per call; 0 when not run */
     const char *error;
 };
 
@@ -146,14 +149,14 @@ static void print_row(const struct xc_bench_cfg *cfg, const struct xc_sample *s,
         }
         printf("\"xcodec\": {\"compressed\": %zu, \"ratio\": %.4f, \"compress_mbps\": %.2f, "
                "\"decompress_mbps\": %.2f}, ",
-               row->xc_size, (double)s->size / (double)row->xc_size, mb / row->xc_comp,
-               mb / row->xc_dec);
+               row->xc_size, (double)s->size / (double)row->xc_size, mb / row->t.xc_comp,
+               mb / row->t.xc_dec);
         if (row->zs_size)
             printf("\"libzstd\": {\"compressed\": %zu, \"ratio\": %.4f, \"compress_mbps\": %.2f, "
                    "\"decompress_mbps\": %.2f}, \"compress_speedup\": %.3f, "
                    "\"decompress_speedup\": %.3f, \"error\": null}",
-                   row->zs_size, (double)s->size / (double)row->zs_size, mb / row->zs_comp,
-                   mb / row->zs_dec, row->zs_comp / row->xc_comp, row->zs_dec / row->xc_dec);
+                   row->zs_size, (double)s->size / (double)row->zs_size, mb / row->t.zs_comp,
+                   mb / row->t.zs_dec, row->t.zs_comp / row->t.xc_comp, row->t.zs_dec / row->t.xc_dec);
         else
             printf("\"libzstd\": null, \"error\": null}");
         return;
@@ -167,12 +170,12 @@ static void print_row(const struct xc_bench_cfg *cfg, const struct xc_sample *s,
         g_flagged |= flag;
         printf("%-10s %5d %7.3f %7.3f %9.1f %9.1f %7.2fx%s %9.1f %9.1f %7.2fx\n", s->name, level,
                (double)s->size / (double)row->xc_size, (double)s->size / (double)row->zs_size,
-               mb / row->xc_comp, mb / row->zs_comp, row->zs_comp / row->xc_comp,
-               flag ? "*" : " ", mb / row->xc_dec, mb / row->zs_dec, row->zs_dec / row->xc_dec);
+               mb / row->t.xc_comp, mb / row->t.zs_comp, row->t.zs_comp / row->t.xc_comp,
+               flag ? "*" : " ", mb / row->t.xc_dec, mb / row->t.zs_dec, row->t.zs_dec / row->t.xc_dec);
     } else
         printf("%-10s %5d %7.3f %7s %9.1f %9s %8s  %9.1f %9s %8s\n", s->name, level,
-               (double)s->size / (double)row->xc_size, "n/a", mb / row->xc_comp, "n/a", "",
-               mb / row->xc_dec, "n/a", "");
+               (double)s->size / (double)row->xc_size, "n/a", mb / row->t.xc_comp, "n/a", "",
+               mb / row->t.xc_dec, "n/a", "");
     fflush(stdout);
 }
 
@@ -226,15 +229,7 @@ static int bench_zstd(const struct xc_bench_cfg *cfg, const struct xc_zpeer *zp,
                 size_t r = xc_zstd_cctx_set(c.xc, XC_ZSTD_C_LEVEL, c.level);
                 row.error = xc_is_error(r) ? xc_error_name(r) : check_level(&c, xframe, &row);
                 if (!row.error) {
-#ifdef XC_HAVE_LIBZSTD
-                    xc_bench_pair(cfg, op_comp_xc, &c, op_comp_zstd, &c, &row.xc_comp, &row.zs_comp);
-                    xc_bench_pair(cfg, op_dec_xc, &c, op_dec_zstd, &c, &row.xc_dec, &row.zs_dec);
-#else
-                    xc_bench_pair(cfg, op_comp_xc, &c, NULL, NULL, &row.xc_comp, &row.zs_comp);
-                    xc_bench_pair(cfg, op_dec_xc, &c, NULL, NULL, &row.xc_dec, &row.zs_dec);
-#endif
-                    if (row.xc_comp < 0 || row.xc_dec < 0 || row.zs_comp < 0 || row.zs_dec < 0)
-                        row.error = "an engine failed while being timed";
+                    row.error = xc_bench_codec(cfg, zstd_ops, &c, &row.t);
                 }
                 if (row.error) ok = 0;
                 print_row(cfg, s, c.level, &row, first);

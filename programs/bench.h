@@ -35,6 +35,26 @@ void xc_bench_run(const struct xc_bench_cfg *cfg, size_t n, const xc_bench_op *o
 void xc_bench_pair(const struct xc_bench_cfg *cfg, xc_bench_op a, void *ca, xc_bench_op b,
                    void *cb, double *ta, double *tb);
 
+/* One zstd measurement: compression and decompression by xcodec and by
+ * libzstd, in seconds per timed operation (0 for an engine not run). */
+struct xc_codec_times {
+    double xc_comp, zs_comp, xc_dec, zs_dec;
+};
+
+/* Times ops[0] (xcodec) beside ops[1] (libzstd) compressing, then ops[2]
+ * beside ops[3] decompressing, all on ctx, into *t (the libzstd ones may be
+ * NULL).  Returns NULL, or an error message when an engine failed. */
+const char *xc_bench_codec(const struct xc_bench_cfg *cfg, const xc_bench_op ops[4], void *ctx,
+                           struct xc_codec_times *t);
+
+/* The initialiser of such ops: the libzstd ones only where it is linked
+ * (elsewhere their names need not exist). */
+#ifdef XC_HAVE_LIBZSTD
+#  define XC_BENCH_CODEC_OPS(xc_comp, zs_comp, xc_dec, zs_dec) {xc_comp, zs_comp, xc_dec, zs_dec}
+#else
+#  define XC_BENCH_CODEC_OPS(xc_comp, zs_comp, xc_dec, zs_dec) {xc_comp, NULL, xc_dec, NULL}
+#endif
+
 /* What the checksum operations work on: n bytes at p, the function under
  * test for the operations that call through a pointer, and a sink that
  * keeps the compiler from dropping the result. */

@@ -109,9 +109,12 @@ static int op_dec_zs(void *p)
 }
 #endif
 
+/* The timed operations, in xc_bench_codec()'s order. */
+static const xc_bench_op class_ops[4] = XC_BENCH_CODEC_OPS(op_comp_xc, op_comp_zs, op_dec_xc, op_dec_zs);
+
 struct cell {
     size_t xc_size, zs_size;
-    double xc_comp, zs_comp, xc_dec, zs_dec; /* seconds per pass over the set */
+    struct xc_codec_times t; /* seconds per pass over the set */
     const char *error;
 };
 
@@ -186,7 +189,7 @@ static void print_cell(const struct xc_bench_cfg *cfg, const char *cls, const ch
     double mb = (double)j->total * 1e-6;
     int peer = c->zs_size != 0;
     double size_r = peer ? (double)c->xc_size / (double)c->zs_size : 0;
-    double comp_r = peer ? c->zs_comp / c->xc_comp : 0, dec_r = peer ? c->zs_dec / c->xc_dec : 0;
+    double comp_r = peer ? c->t.zs_comp / c->t.xc_comp : 0, dec_r = peer ? c->t.zs_dec / c->t.xc_dec : 0;
     if (!c->error && peer) {
         char name[96];
         cell_name(name, sizeof name, cls, input, j->level);
@@ -219,11 +222,11 @@ static void print_cell(const struct xc_bench_cfg *cfg, const char *cls, const ch
             return;
         }
         printf("\"xcodec\": {\"compressed\": %zu, \"compress_mbps\": %.2f, \"decompress_mbps\": "
-               "%.2f}, ", c->xc_size, mb / c->xc_comp, mb / c->xc_dec);
+               "%.2f}, ", c->xc_size, mb / c->t.xc_comp, mb / c->t.xc_dec);
         if (peer)
             printf("\"libzstd\": {\"compressed\": %zu, \"compress_mbps\": %.2f, \"decompress_mbps\": "
                    "%.2f}, \"size_ratio\": %.4f, \"compress_speedup\": %.3f, \"decompress_speedup\": "
-                   "%.3f, \"error\": null}", c->zs_size, mb / c->zs_comp, mb / c->zs_dec, size_r,
+                   "%.3f, \"error\": null}", c->zs_size, mb / c->t.zs_comp, mb / c->t.zs_dec, size_r,
                    comp_r, dec_r);
         else
             printf("\"libzstd\": null, \"error\": null}");
@@ -235,11 +238,11 @@ static void print_cell(const struct xc_bench_cfg *cfg, const char *cls, const ch
     }
     if (peer)
         printf("%-16s %-14s %5d %6.3f %6.2fx %6.2fx  %8.1f %8.1f  %8.1f %8.1f\n", cls, input,
-               j->level, size_r, comp_r, dec_r, mb / c->xc_comp, mb / c->zs_comp, mb / c->xc_dec,
-               mb / c->zs_dec);
+               j->level, size_r, comp_r, dec_r, mb / c->t.xc_comp, mb / c->t.zs_comp, mb / c->t.xc_dec,
+               mb / c->t.zs_dec);
     else
         printf("%-16s %-14s %5d %6s %7s %7s  %8.1f %8s  %8.1f %8s\n", cls, input, j->level, "n/a",
-               "", "", mb / c->xc_comp, "n/a", mb / c->xc_dec, "n/a");
+               "", "", mb / c->t.xc_comp, "n/a", mb / c->t.xc_dec, "n/a");
     fflush(stdout);
 }
 
@@ -324,17 +327,7 @@ static int run_set(const struct xc_bench_cfg *cfg, const struct xc_classes_opts 
             xc_zstd_dctx_ref_ddict(j.xd, xdd);
             c.error = check(&j, &c);
         }
-        if (!c.error) {
-#ifdef XC_HAVE_LIBZSTD
-            xc_bench_pair(cfg, op_comp_xc, &j, op_comp_zs, &j, &c.xc_comp, &c.zs_comp);
-            xc_bench_pair(cfg, op_dec_xc, &j, op_dec_zs, &j, &c.xc_dec, &c.zs_dec);
-#else
-            xc_bench_pair(cfg, op_comp_xc, &j, NULL, NULL, &c.xc_comp, &c.zs_comp);
-            xc_bench_pair(cfg, op_dec_xc, &j, NULL, NULL, &c.xc_dec, &c.zs_dec);
-#endif
-            if (c.xc_comp < 0 || c.xc_dec < 0 || c.zs_comp < 0 || c.zs_dec < 0)
-                c.error = "an engine failed while being timed";
-        }
+        if (!c.error) c.error = xc_bench_codec(cfg, class_ops, &j, &c.t);
         xc_zstd_cctx_ref_cdict(j.xc, NULL);
         xc_zstd_dctx_ref_ddict(j.xd, NULL);
         xc_zstd_cdict_free(xcd);

@@ -88,6 +88,16 @@ void xc_bench_pair(const struct xc_bench_cfg *cfg, xc_bench_op a, void *ca, xc_b
     *tb = t[1];
 }
 
+const char *xc_bench_codec(const struct xc_bench_cfg *cfg, const xc_bench_op ops[4], void *ctx,
+                           struct xc_codec_times *t)
+{
+    xc_bench_pair(cfg, ops[0], ctx, ops[1], ops[1] ? ctx : NULL, &t->xc_comp, &t->zs_comp);
+    xc_bench_pair(cfg, ops[2], ctx, ops[3], ops[3] ? ctx : NULL, &t->xc_dec, &t->zs_dec);
+    if (t->xc_comp < 0 || t->xc_dec < 0 || t->zs_comp < 0 || t->zs_dec < 0)
+        return "an engine failed while being timed";
+    return NULL;
+}
+
 void xc_json_string(FILE *f, const char *s)
 {
     fputc('"', f);

@@ -33,15 +33,23 @@ ZSTD_CDict *ZSTD_createCDict_byReference(const void *dict, size_t size, int leve
     return ZSTD_createCDict(dict, size, level);
 }
 
-static int level_for(ZSTD_compressionParameters cp, size_t size)
+int zc_level_for(ZSTD_compressionParameters cp, size_t dict_size)
 {
     int same_strategy = 0;
     for (int l = 1; l <= xc_zstd_max_level(); l++) {
-        ZSTD_compressionParameters const q = ZSTD_getCParams(l, 0, size);
+        ZSTD_compressionParameters const q = ZSTD_getCParams(l, 0, dict_size);
         if (memcmp(&q, &cp, sizeof q) == 0) return l;
         if (!same_strategy && q.strategy == cp.strategy) same_strategy = l;
     }
     return same_strategy ? same_strategy : ZSTD_CLEVEL_DEFAULT;
+}
+
+/* What the _advanced constructors check of their extra arguments, as
+ * libzstd does: a full dictionary must be one; the load method and the
+ * allocator change nothing here (xcodec always copies, with malloc). */
+static int advanced_ok(const void *dict, size_t size, ZSTD_dictContentType_e type)
+{
+    return type != ZSTD_dct_fullDict || is_formatted(dict, size);
 }
 
 ZSTD_CDict *ZSTD_createCDict_advanced(const void *dict, size_t size, ZSTD_dictLoadMethod_e how,
@@ -50,8 +58,8 @@ ZSTD_CDict *ZSTD_createCDict_advanced(const void *dict, size_t size, ZSTD_dictLo
 {
     (void)how;
     (void)mem;
-    if (type == ZSTD_dct_fullDict && !is_formatted(dict, size)) return NULL;
-    int const level = cp.strategy == 0 ? ZSTD_CLEVEL_DEFAULT : level_for(cp, size);
+    if (!advanced_ok(dict, size, type)) return NULL;
+    int const level = cp.strategy == 0 ? ZSTD_CLEVEL_DEFAULT : zc_level_for(cp, size);
     return (ZSTD_CDict *)xc_zstd_cdict_new(dict, size, level);
 }
 
@@ -88,8 +96,7 @@ ZSTD_DDict *ZSTD_createDDict_advanced(const void *dict, size_t size, ZSTD_dictLo
 {
     (void)how;
     (void)mem;
-    if (type == ZSTD_dct_fullDict && !is_formatted(dict, size)) return NULL;
-    return ZSTD_createDDict(dict, size);
+    return advanced_ok(dict, size, type) ? ZSTD_createDDict(dict, size) : NULL;
 }
 
 size_t ZSTD_freeDDict(ZSTD_DDict *dd)

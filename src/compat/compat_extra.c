@@ -54,27 +54,14 @@ size_t ZSTD_toFlushNow(ZSTD_CCtx *c)
     return 0;
 }
 
-/* The level whose parameters are these for an unknown size, else the
- * lowest with the same strategy (as for ZSTD_createCDict_advanced). */
-static int level_of(ZSTD_compressionParameters cp)
-{
-    int same = 0;
-    for (int l = 1; l <= ZSTD_maxCLevel(); l++) {
-        ZSTD_compressionParameters const q = ZSTD_getCParams(l, 0, 0);
-        if (memcmp(&q, &cp, sizeof q) == 0) return l;
-        if (!same && q.strategy == cp.strategy) same = l;
-    }
-    return same ? same : ZSTD_CLEVEL_DEFAULT;
-}
-
 size_t ZSTD_estimateCCtxSize_usingCParams(ZSTD_compressionParameters cp)
 {
-    return ZSTD_estimateCCtxSize(level_of(cp));
+    return ZSTD_estimateCCtxSize(zc_level_for(cp, 0));
 }
 
 size_t ZSTD_estimateCStreamSize_usingCParams(ZSTD_compressionParameters cp)
 {
-    return ZSTD_estimateCStreamSize(level_of(cp));
+    return ZSTD_estimateCStreamSize(zc_level_for(cp, 0));
 }
 
 size_t ZSTD_estimateCStreamSize_usingCCtxParams(const ZSTD_CCtx_params *p)

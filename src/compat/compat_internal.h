@@ -38,6 +38,11 @@ ZC_HIDDEN size_t zc_err(size_t xc_result);
  * below xcodec's fastest run its fastest. */
 ZC_HIDDEN int zc_level(int level);
 
+/* The level whose parameters (for a dictionary of dict_size bytes, 0 for
+ * none) are cp, else the lowest one with cp's strategy, else the default:
+ * xcodec takes a level where libzstd takes parameters (compat_dict.c). */
+ZC_HIDDEN int zc_level_for(ZSTD_compressionParameters cp, size_t dict_size);
+
 /* ---- parameters (compat_params.c) ---- */
 
 /* The slots of ZSTD_CCtx_params, one per parameter. */
