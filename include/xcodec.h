@@ -1015,7 +1015,9 @@ XC_API size_t xc_zstd_block_compress(xc_zstd_cctx *cctx, void *dst, size_t dst_c
  * XC_ERROR_BAD_PARAMETER; nothing outside src, dst and the history is
  * read.  After an error, begin again (the tables and history the next
  * block would see are unspecified).  Streaming or one-shot decoding on
- * the context ends the series.
+ * the context ends the series; xc_zstd_dctx_reset() and loading or
+ * referencing another dictionary do not (a loaded dictionary the series
+ * began with is kept for it; a referenced one must outlive it).
  */
 XC_API size_t xc_zstd_block_decompress_begin(xc_zstd_dctx *dctx);
 XC_API size_t xc_zstd_block_decompress(xc_zstd_dctx *dctx, void *dst, size_t dst_cap,

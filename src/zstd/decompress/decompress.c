@@ -38,6 +38,7 @@ void xc_zstd_dctx_free(xc_zstd_dctx *d)
     if (!d) return;
     xc_zstd_dmt_free(d);
     xc_zstd_ddict_free(d->own_ddict);
+    xc_zstd_ddict_free(d->series_dd);
     free(d->prefix_dd);
     free(d->lit_buf);
     free(d->wbuf);
@@ -54,7 +55,6 @@ size_t xc_zstd_dctx_reset(xc_zstd_dctx *d)
     d->stage = XC_STREAM_HEADER;
     d->ifill = 0;
     d->flush_pos = d->flush_end = 0;
-    d->blocks = 0;
     return 0;
 }
 

@@ -13,7 +13,9 @@
  * before it is forgotten) and the prefix starts at the destination.  At the
  * start the dictionary's content is the run, so a first block written
  * right after it (the dictionary and the output in one buffer) continues
- * it.  An offset may reach anywhere in the two segments (ext_reach is
+ * it.  A dictionary the context loaded is moved to the series
+ * (series_dd), so that loading or dropping one during the series frees
+ * nothing it reads.  An offset may reach anywhere in the two segments (ext_reach is
  * unbounded: no window limits a series), never beyond: the sequence
  * executor checks each against what the segments hold.
  *
@@ -37,6 +39,18 @@ size_t xc_zstd_block_decompress_begin(xc_zstd_dctx *d)
     fh.content_size = XC_ZSTD_CONTENTSIZE_UNKNOWN;
     fh.window_size = (uint64_t)1 << XC_ZSTD_WINDOW_LOG_MAX;
     fh.block_max = XC_ZSTD_BLOCK_SIZE_MAX;
+    /* A loaded dictionary becomes the series' own: its content and tables
+     * are history and tables of every block to come, whatever the context
+     * loads or drops meanwhile.  The context still uses it for frames
+     * until then. */
+    if (d->series_dd && d->series_dd != d->ddict) {
+        xc_zstd_ddict_free(d->series_dd);
+        d->series_dd = NULL;
+    }
+    if (d->own_ddict && d->ddict == d->own_ddict) {
+        d->series_dd = d->own_ddict;
+        d->own_ddict = NULL;
+    }
     const xc_zstd_ddict *const dd = d->ddict;
     FORWARD_IF_ERROR(xc_zstd_frame_begin(d, &fh));
     if (dd) {

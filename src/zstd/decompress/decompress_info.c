@@ -74,7 +74,7 @@ size_t xc_zstd_dctx_mem_held(const xc_zstd_dctx *d)
 {
     if (!d) return 0;
     return sizeof *d + d->lit_cap + d->wcap + d->icap + (d->prefix_dd ? sizeof *d->prefix_dd : 0) +
-           xc_zstd_ddict_mem_held(d->own_ddict);
+           xc_zstd_ddict_mem_held(d->own_ddict) + xc_zstd_ddict_mem_held(d->series_dd);
 }
 
 size_t xc_zstd_ddict_mem_held(const xc_zstd_ddict *dd)

@@ -169,6 +169,9 @@ struct xc_zstd_dctx_s {
     /* ---- blocks without frames (decompress_block_api.c) ---- */
     int blocks;                /* a series is begun */
     const uint8_t *seg_end;    /* end of the last block, or of the dictionary */
+    xc_zstd_ddict *series_dd;  /* the loaded dictionary a series began with, kept
+                                  until the next series (loading another frees
+                                  own_ddict, which the series still reads) */
 
     /* ---- streaming (decompress_stream.c) ---- */
     int stage;
