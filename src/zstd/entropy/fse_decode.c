@@ -123,6 +123,10 @@ size_t xc_fse_read_ncount(int16_t *norm, unsigned *max_symbol, unsigned *table_l
 
 /* ---- decoding tables (§4.1.1, "From normalized distribution...") ------- */
 
+/* Tables up to this log (the sequences' are at most 9) spread in two
+ * passes through a buffer on the stack. */
+#define SPREAD_FAST_LOG_MAX 9
+
 /* Writes the symbol of every cell to base[cell * stride], so that the same
  * walk fills a plain symbol array or the symbol field of xc_fse_cell. */
 static inline void spread(uint8_t *base, size_t stride, const int16_t *norm,
@@ -134,14 +138,46 @@ static inline void spread(uint8_t *base, size_t stride, const int16_t *norm,
     unsigned high = size - 1;
     unsigned s, pos = 0;
 
-    for (s = 0; s <= max_symbol; s++)
-        if (norm[s] == -1) base[(size_t)high-- * stride] = (uint8_t)s;
+    /* The "less than 1" symbols take the top cells, in symbol order.
+     * Written without a branch (they come scattered over the alphabet):
+     * every symbol is stored at the next free top cell, which only the
+     * "less than 1" ones claim; a cell written for another symbol is
+     * claimed later or filled by the walk below, which covers every cell
+     * up to the last claimed.  (When they claim every cell, high wraps
+     * below 0 and the loop ends: the counts sum to the table size, so
+     * only zeros could follow.) */
+    for (s = 0; s <= max_symbol && high <= mask; s++) {
+        base[(size_t)high * stride] = (uint8_t)s;
+        high -= norm[s] == -1;
+    }
 
     /* The step is odd, hence coprime with the table size: the walk visits
      * every cell once per lap, so the low cells (those not taken by the
      * "less than 1" symbols) are filled exactly when the counts sum to the
      * table size.  Without "less than 1" symbols no cell is skipped. */
-    if (high == mask) {
+    if (high == mask && table_log <= SPREAD_FAST_LOG_MAX) {
+        /* The same cells in two passes without a branch that depends on
+         * the counts (a loop per symbol of 1 to 8 or so rounds
+         * mispredicts about once per symbol, which the tables of small
+         * blocks pay on every block): the symbols in order, 8 copies a
+         * store (the last store may run 7 bytes past the table), then
+         * the walk, which reads the i-th of them at the i-th cell it
+         * visits. */
+        uint8_t order[(1u << SPREAD_FAST_LOG_MAX) + 8];
+        uint64_t word = 0;
+        size_t at = 0;
+        for (s = 0; s <= max_symbol; s++, word += 0x0101010101010101ull) {
+            size_t const n = (size_t)norm[s];
+            memcpy(order + at, &word, 8);
+            for (size_t k = 8; k < n; k += 8) memcpy(order + at + k, &word, 8);
+            at += n;
+        }
+        for (size_t i = 0; i < size; i += 2) {
+            base[(size_t)pos * stride] = order[i];
+            base[(size_t)((pos + step) & mask) * stride] = order[i + 1];
+            pos = (pos + 2 * step) & mask;
+        }
+    } else if (high == mask) {
         for (s = 0; s <= max_symbol; s++) {
             int i;
             for (i = 0; i < norm[s]; i++) {
