@@ -74,17 +74,28 @@ size_t xc_fse_read_ncount(int16_t *norm, unsigned *max_symbol, unsigned *table_l
 
         if (prev_zero) {
             /* After a zero count, 2-bit flags give how many further
-             * symbols are zero; a flag of 3 announces one more flag. */
-            unsigned rep;
-            do {
-                rep = peek_bits(src, src_size, bit, 2);
+             * symbols are zero; a flag of 3 announces one more flag.  Up
+             * to 12 flags are read at once: the run of 3s is the run of
+             * one bits at the bottom of the word.  Bits past the end read
+             * as zeros, so a flag of 3 always lies within the input and
+             * only the last flag can run past it; a count must follow
+             * the zeros, so they may not reach past the last allowed
+             * symbol.  (The checks come in the order of a flag-by-flag
+             * reading, so errors are the same.) */
+            for (;;) {
+                uint32_t const w = peek_bits(src, src_size, bit, 24);
+                unsigned const threes = xc_ctz64(~(uint64_t)w) >> 1; /* at most 12 */
+                RETURN_ERROR_IF(sym + 3 * threes > limit, CORRUPT);
+                for (unsigned i = 0; i < 3 * threes; i++) norm[sym++] = 0;
+                bit += 2 * threes;
+                if (threes == 12) continue;
+                unsigned const rep = (w >> (2 * threes)) & 3;
                 bit += 2;
                 RETURN_ERROR_IF(bit > size_bits, TRUNCATED);
-                /* A count must follow the zeros, so they may not reach
-                 * past the last allowed symbol. */
                 RETURN_ERROR_IF(sym + rep > limit, CORRUPT);
                 for (unsigned i = 0; i < rep; i++) norm[sym++] = 0;
-            } while (rep == 3);
+                break;
+            }
         }
         RETURN_ERROR_IF(sym > limit, CORRUPT);
 
