@@ -407,6 +407,79 @@ CLASS_METRICS = (
 )
 
 
+def workers_section(doc, plots, img, rel):
+    """BM_workers: wall-clock speed by level and worker count for both
+    libraries, with the ratios issue 17 sets targets for; BM_seekable: reads
+    and whole decodes by frame size."""
+    rows = gbench_rows(doc)
+    runs = {}
+    for name, b in rows.items():
+        m = re.match(r"BM_workers/(xcodec|libzstd)/level(-?\d+)/w(\d+)$", name)
+        if m and not b.get("error_occurred"):
+            runs[(int(m.group(2)), int(m.group(3)), m.group(1))] = b
+    out = []
+    if not runs:
+        out.append("No workers results.\n")
+    else:
+        when = doc.get("context", {}).get("date")
+        out.append("`xcodec_bench --benchmark_filter=BM_workers` (bench/bench_zstd_workers.cc): "
+                   "silesia's first 64 MiB (or the generated corpus), one-shot, wall-clock, both "
+                   "libraries in the same run%s. Workers 0 is the serial path.\n"
+                   % (" (run of %s)" % when if when else ""))
+        body, plot = [], []
+        for lv, w in sorted({(k[0], k[1]) for k in runs}):
+            x, z = runs.get((lv, w, "xcodec"), {}), runs.get((lv, w, "libzstd"), {})
+            xs, zs = x.get("MBps"), z.get("MBps")
+            body.append([lv, w, f(xs), f(zs), ratio(xs / zs if xs and zs else None, True,
+                                                    1.1 if w == 2 else None),
+                         f(x.get("csize") / z["csize"] if x.get("csize") and z.get("csize")
+                           else None, "%.4f"),
+                         f(x.get("cpu_per_byte_ns"), "%.2f"), f(z.get("cpu_per_byte_ns"), "%.2f")])
+            plot.append(("L%d w%d" % (lv, w), xs, zs))
+        out.append(table(["level", "workers", "xcodec MB/s", "libzstd MB/s", "speed x/l",
+                          "size x/l", "xcodec CPU ns/B", "libzstd CPU ns/B"], body))
+        lines = []
+        for lv in sorted({k[0] for k in runs}):
+            def mb(w, who):
+                return runs.get((lv, w, who), {}).get("MBps")
+            x0, x1, x2, z1, z2 = mb(0, "xcodec"), mb(1, "xcodec"), mb(2, "xcodec"), \
+                mb(1, "libzstd"), mb(2, "libzstd")
+            if x1 and x2 and z1 and z2:
+                lines.append("level %d: 2 workers over 1, xcodec %s, libzstd %.2fx; over the "
+                             "serial path %s" % (lv, ratio(x2 / x1, True, 1.85 if lv >= 3 else None),
+                                                 z2 / z1, f(x2 / x0 if x0 else None, "%.2fx")))
+        if lines:
+            out.append("".join("- %s\n" % l for l in lines))
+        out.append(picture(report_plots.bars(
+            plots, "workers", os.path.join(img, "workers.png"),
+            "Speed by level and worker count", "MB/s", plot, "libzstd"), rel,
+            "speed against workers, both libraries"))
+    seek = {}
+    for name, b in rows.items():
+        m = re.match(r"BM_seekable_(read4k|whole)/(xcodec|libzstd)/f(\d+)K(?:/w(\d+))?$", name)
+        if m and not b.get("error_occurred"):
+            seek.setdefault(int(m.group(3)), {})[(m.group(1), m.group(2), m.group(4))] = b
+    if seek:
+        body = []
+        for fk in sorted(seek):
+            c = seek[fk]
+            rd = c.get(("read4k", "xcodec", None), {})
+            w1 = c.get(("whole", "xcodec", "1"), {}).get("MBps")
+            w2 = c.get(("whole", "xcodec", "2"), {}).get("MBps")
+            zl = c.get(("whole", "libzstd", None), {}).get("MBps")
+            ips = rd.get("items_per_second")
+            body.append(["%d KiB" % fk, f(ips, "%.0f"), f(1e6 / ips if ips else None, "%.0f"),
+                         f(rd.get("overhead_pct"), "%.2f%%"), f(w1), f(w2),
+                         ratio(w2 / w1 if w1 and w2 else None, True, 1.85),
+                         ratio(w1 / zl if w1 and zl else None, True, 1.0)])
+        out.append("Seekable files (bench/bench_zstd_seekable.cc): random 4 KiB reads, the size "
+                   "over one frame, and whole decodes on 1 and 2 workers beside libzstd decoding "
+                   "the same file as plain frames.\n")
+        out.append(table(["frame size", "reads/s", "us a read", "size overhead",
+                          "whole 1 worker MB/s", "2 workers MB/s", "2w/1w", "1w/libzstd"], body))
+    return "\n".join(out)
+
+
 def class_tables(cells, levels, title):
     """The three metric tables of one group of cells (rows: class and
     input; columns: levels), each ending with the worst cell per column."""
@@ -556,6 +629,8 @@ def render(results, out_path, img):
     parts.append(calls_section(calls, plots, img, rel))
     parts.append("## Dictionaries: small records\n")
     parts.append(dict_section(dct))
+    parts.append("## Workers and seekable files\n")
+    parts.append(workers_section(load(results, "workers"), plots, img, rel))
     parts.append(CLASSES_HEADING)
     parts.append(classes_section(load(results, "classes")))
     parts.append("## Running it\n")

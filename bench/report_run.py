@@ -23,6 +23,8 @@ What runs, in this order (the results go to BUILD/report/*.json):
              links the installed shared library, then the static one
              (programs/bench_sums.c), beside ISA-L and DPDK.
   dict.json  xcodec_bench's zstd_dict families (bench/bench_zstd_dict.cc).
+  workers.json xcodec_bench's BM_workers and BM_seekable families
+             (bench/bench_zstd_workers.cc, bench_zstd_seekable.cc), one run.
   classes.json `xcodec bench --classes --json`: the generated corpus by
              class (programs/corpus_gen.h), whole, as many small records and
              with a dictionary, at --classes-levels, beside the shared
@@ -235,6 +237,13 @@ def run_all(args, results):
 
     env = {"XC_BENCH_DICT_MAX_RECORDS": "300"} if args.quick else {}
     save(results, "dict", gbench(bench, r"^zstd_dict_", args, env))
+    # Workers and seekable: one run each (they are long: level 19 on 64 MiB
+    # takes half a minute per engine and worker count); the smoke run keeps
+    # level 1 and the seekable reads.
+    wregex = (r"^BM_workers/.*/level1/|^BM_seekable_read" if args.quick
+              else r"^BM_workers|^BM_seekable")
+    save(results, "workers", gbench(bench, wregex, argparse.Namespace(
+        quick=args.quick, repetitions=1, data=args.data)))
     run_classes(args, results, xcodec)
     meta = machine(args, main, sums)
     save(results, "meta", meta)
