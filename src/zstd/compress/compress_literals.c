@@ -167,13 +167,22 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
         size_t const depth = xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
         FORWARD_IF_ERROR(depth);
         if (depth == 0) return raw_section(raw_useless, dst, cap, lit, n);
+        /* The streams take at least the codes' bits (fresh_bytes rounds
+         * them down) and a new tree's description at least a byte: when
+         * that alone misses min_gain, every path below ends raw, so the
+         * description is not even written (incompressible small sections,
+         * where writing it was a quarter of the block's time).  The same
+         * bytes come out either way. */
+        size_t const fresh_bytes = xc_huf_estimate_size(fresh, count, max_symbol);
+        if (!can_repeat && fresh_bytes + 1 + xc_zstd_min_gain(n, strategy) >= n)
+            return raw_section(raw_useless, dst, cap, lit, n);
         table_size = xc_huf_write_table(table, sizeof table, fresh);
         FORWARD_IF_ERROR(table_size);
         /* 0: the table cannot be described (all 256 symbols at 8 bits, or
          * weights that do not compress into 127 bytes); only the previous
          * table or raw literals remain. */
         if (table_size == 0 && !can_repeat) return raw_section(raw_useless, dst, cap, lit, n);
-        size_t const new_size = xc_huf_estimate_size(fresh, count, max_symbol) + table_size;
+        size_t const new_size = fresh_bytes + table_size;
         if (can_repeat && (table_size == 0 ||
                            xc_huf_estimate_size(prev, count, max_symbol) <= new_size ||
                            table_size + 12 >= n)) {
