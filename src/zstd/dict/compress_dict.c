@@ -103,6 +103,15 @@ static int loads_content(const xc_zstd_cdict *cd, uint64_t src_size)
            src_size / LOAD_MIN_TIMES_CONTENT >= cd->content_size;
 }
 
+/* The smallest window log (at least the format's minimum, at most cap)
+ * that holds span bytes. */
+static unsigned window_log_for(uint64_t span, unsigned cap)
+{
+    unsigned w = XC_ZSTD_WINDOW_LOG_MIN;
+    while (w < cap && ((uint64_t)1 << w) < span) w++;
+    return w;
+}
+
 /* The parameters of a frame of src_size bytes with cd. */
 static xc_zstd_cparams dict_frame_params(const xc_zstd_cctx *c, const xc_zstd_cdict *cd,
                                          uint64_t src_size)
@@ -137,9 +146,7 @@ static xc_zstd_cparams dict_frame_params(const xc_zstd_cctx *c, const xc_zstd_cd
     if (src_size != XC_ZSTD_SIZE_UNKNOWN) {
         uint64_t const span = (uint64_t)cd->content_size + src_size;
         w = xc_zstd_level_params(cd->level, span).window_log;
-        unsigned need = XC_ZSTD_WINDOW_LOG_MIN;
-        while (need < XC_ZSTD_WINDOW_LOG_MAX && ((uint64_t)1 << need) < span) need++;
-        w = XC_MIN(w, need);
+        w = XC_MIN(w, window_log_for(span, XC_ZSTD_WINDOW_LOG_MAX));
     }
     p.window_log = XC_MAX(p.window_log, w);
     return p;
@@ -193,9 +200,7 @@ static int attaches(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n, xc
             /* The window the optimal parsers' 3-byte hash is sized by
              * (xc_zstd_hash3_log): as libzstd's, what content and input
              * need, not the dictionary's (raised for its own layout). */
-            unsigned w = XC_ZSTD_WINDOW_LOG_MIN;
-            while (w < p->window_log && ((uint64_t)1 << w) < (uint64_t)cd->content_size + n) w++;
-            p->window_log = w;
+            p->window_log = window_log_for((uint64_t)cd->content_size + n, p->window_log);
         }
     } else {
         /* fast, dfast: two cells per position in each of the frame's

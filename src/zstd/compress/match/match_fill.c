@@ -182,8 +182,7 @@ static void fill_bt_sorted(xc_zmatch_state *ms, const uint8_t *iend)
          * run every suffix would sort in beside its neighbour, and a
          * dictionary of runs would grow trees hundreds of nodes deep, each
          * node a long count for every search that walks it. */
-        if (end_idx > idx + 9) step = end_idx - (idx + 8);
-        if (best > 384) step = XC_MAX(step, XC_MIN(192u, (uint32_t)(best - 384)));
+        step = xc_zbt_step(best, end_idx, idx);
     }
     s.next = stop;
     xc_zsearch_close(&s, ms);

@@ -287,11 +287,7 @@ XC_FORCE_INLINE uint32_t bt_insert_one(xc_zbt *s, uint32_t cur, const uint8_t *i
             break;
     }
     *smaller = *larger = 0;
-    /* After a match of hundreds of bytes, skip most of its positions:
-     * their trees would only get the same long match again. */
-    uint32_t const skip = best > 384 ? XC_MIN(192u, (uint32_t)(best - 384)) : 0;
-    uint32_t const rep_skip = match_end - (cur + 8);
-    return XC_MAX(skip, rep_skip);
+    return xc_zbt_step(best, match_end, cur);
 }
 
 /* Inserts positions [s->next, target). */
@@ -319,13 +315,6 @@ XC_FORCE_INLINE int bt_same_prefix(const uint8_t *a, const uint8_t *b, unsigned 
     return (min_match == 3 ? d << 8 : d) == 0;
 }
 
-/* The byte at the attached dictionary's index i: the content's, or past
- * its end the frame's, which follow it. */
-XC_FORCE_INLINE uint8_t bt_dbyte(const xc_zbt *s, uint32_t i)
-{
-    return i < s->dend_idx ? s->dbase[i] : s->prefix[i - s->dend_idx];
-}
-
 /* The walk down an attached dictionary's tree (libzstd's dictMatchState),
  * after the frame's own: up to n more nodes, writing nothing.  Its nodes
  * are ordered by their suffixes within the content, and a suffix that
@@ -347,12 +336,8 @@ XC_FORCE_INLINE uint32_t bt_dict_walk(const xc_zbt *s, xc_zopt_match *matches, u
     uint32_t m = s->dhead[xc_zhash(ip, s->dhash_log, bt_key_bytes(mls))];
     size_t common_smaller = 0, common_larger = 0;
     for (; n && m >= dlow; n--) {
-        size_t const k = XC_MIN(common_smaller, common_larger);
-        size_t len;
-        if (m + k < s->dend_idx)
-            len = k + xc_zcount_2seg(ip + k, s->dbase + m + k, iend, s->dend, s->prefix);
-        else
-            len = k + xc_zcount(ip + k, s->prefix + (m + k - s->dend_idx), iend);
+        size_t const len = xc_zdict_count_from(ip, iend, s->dbase, s->dend, s->dend_idx,
+                                               s->prefix, m, XC_MIN(common_smaller, common_larger));
         if (len > best) {
             best = len;
             matches[nb].off_value = reach - m + 3;
@@ -362,7 +347,7 @@ XC_FORCE_INLINE uint32_t bt_dict_walk(const xc_zbt *s, xc_zopt_match *matches, u
         }
         if (ip + len == iend || m <= s->dbt_low) break;
         const uint32_t *const cells = s->dbt + 2 * (m & s->dmask);
-        if (bt_dbyte(s, m + (uint32_t)len) < ip[len]) {
+        if (xc_zdict_byte(s->dbase, s->dend_idx, s->prefix, m + (uint32_t)len) < ip[len]) {
             common_smaller = len;
             m = cells[1];
         } else {

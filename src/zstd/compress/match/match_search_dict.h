@@ -144,20 +144,18 @@ XC_FORCE_INLINE size_t dict_search(dsearch *d, const uint8_t *ip, const uint8_t 
     return best;
 }
 
-/* The byte at dictionary-side index i (the frame's bytes follow the
- * content's, index dend_idx being the frame's first). */
+/* The byte at dictionary-side index i, and the bytes ip[k..) agrees with
+ * from the dictionary's position m + k on (xc_zdict_byte and
+ * xc_zdict_count_from over d's view). */
 XC_FORCE_INLINE uint8_t dbyte(const dsearch *d, uint32_t i)
 {
-    return i < d->dend_idx ? d->dbase[i] : d->prefix[i - d->dend_idx];
+    return xc_zdict_byte(d->dbase, d->dend_idx, d->prefix, i);
 }
 
-/* Bytes ip[k..) agrees with the dictionary's position m + k onwards. */
 XC_FORCE_INLINE size_t dcount_from(const dsearch *d, const uint8_t *ip, uint32_t m, size_t k,
                                    const uint8_t *iend)
 {
-    size_t const i = (size_t)m + k;
-    if (i < d->dend_idx) return k + count2(d, ip + k, d->dbase + i, iend, d->dend);
-    return k + xc_zcount(ip + k, d->prefix + (i - d->dend_idx), iend);
+    return xc_zdict_count_from(ip, iend, d->dbase, d->dend, d->dend_idx, d->prefix, m, k);
 }
 
 /* btlazy2: the frame's own tree (match_search_bt.h, which inserts ip), then

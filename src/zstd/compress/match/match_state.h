@@ -239,6 +239,39 @@ XC_FORCE_INLINE size_t xc_zcount_2seg(const uint8_t *ip, const uint8_t *m, const
     return n + xc_zcount(ip + n, next, iend);
 }
 
+/* An attached dictionary seen from a frame (libzstd's dictMatchState):
+ * index i below dend_idx is the content's byte dbase[i] (the content ends
+ * at dend, index dend_idx), and from dend_idx on the frame's bytes follow,
+ * prefix[i - dend_idx].  The byte at index i, and how far ip[k..) agrees
+ * with the bytes from index m + k on. */
+XC_FORCE_INLINE uint8_t xc_zdict_byte(const uint8_t *dbase, uint32_t dend_idx,
+                                      const uint8_t *prefix, uint32_t i)
+{
+    return i < dend_idx ? dbase[i] : prefix[i - dend_idx];
+}
+
+XC_FORCE_INLINE size_t xc_zdict_count_from(const uint8_t *ip, const uint8_t *iend,
+                                           const uint8_t *dbase, const uint8_t *dend,
+                                           uint32_t dend_idx, const uint8_t *prefix,
+                                           uint32_t m, size_t k)
+{
+    size_t const i = (size_t)m + k;
+    if (i < dend_idx) return k + xc_zcount_2seg(ip + k, dbase + i, iend, dend, prefix);
+    return k + xc_zcount(ip + k, prefix + (i - dend_idx), iend);
+}
+
+/* How far a binary-tree insertion at cur may step after its walk: past the
+ * positions a candidate's match already covers (match_end, initially
+ * cur + 9, is one past the furthest byte one reached, in candidate
+ * coordinates), and after a match of hundreds of bytes (best) past most of
+ * it, whose trees would only get the same long match again.  At least 1. */
+XC_FORCE_INLINE uint32_t xc_zbt_step(size_t best, uint32_t match_end, uint32_t cur)
+{
+    uint32_t const skip = best > 384 ? XC_MIN(192u, (uint32_t)(best - 384)) : 0;
+    uint32_t const covered = match_end - (cur + 8);
+    return XC_MAX(skip, covered);
+}
+
 /* Repeat offsets that point before index 0 at the start of a block (the
  * initial 1, 4, 8 at the very start of a frame) must not be tried, so the
  * fast finders replace them by 0, which their checks skip, and put them back
