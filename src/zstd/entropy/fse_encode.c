@@ -132,13 +132,14 @@ unsigned xc_fse_optimal_table_log(unsigned max_log, size_t total, unsigned max_s
  * cells (see xc_fse_normalize()). */
 static void marginals(uint64_t *up, uint64_t *down, int q, int fixed, unsigned count)
 {
-    if (q <= 0 || fixed) {
-        *up = 0;
-        *down = UINT64_MAX;
-        return;
-    }
-    *up = (uint64_t)count * log2_step((uint32_t)q);
-    *down = q >= 2 ? (uint64_t)count * log2_step((uint32_t)q - 1) : UINT64_MAX;
+    /* Selects, not branches: which symbols are absent or fixed is close
+     * to random in the small tables of short blocks. */
+    int const ok = (q > 0) & !fixed;
+    uint32_t const qu = ok ? (uint32_t)q : 1u;
+    uint64_t const u = (uint64_t)count * log2_step(qu);
+    uint64_t const d = (uint64_t)count * log2_step(qu > 1 ? qu - 1 : 1u);
+    *up = ok ? u : 0;
+    *down = (ok & (qu >= 2)) ? d : UINT64_MAX;
 }
 
 size_t xc_fse_normalize(int16_t *norm, unsigned table_log, const unsigned *count, size_t total,
@@ -160,20 +161,25 @@ size_t xc_fse_normalize(int16_t *norm, unsigned table_log, const unsigned *count
      * division: step = 2^62 / total, count * step <= 2^62, the error stays
      * below 2^-21 of a cell. */
     step = ((uint64_t)1 << 62) / total;
-    for (s = 0; s <= max_symbol; s++) {
-        uint64_t c = count[s], share;
-        fixed[s] = 0;
-        norm[s] = 0;
-        if (c == 0) continue;
-        if (c == total) return 0; /* a single symbol: RLE */
-        present++;
-        share = c * step;
-        if (share <= ((uint64_t)1 << (62 - table_log))) {
-            norm[s] = (int16_t)(use_low_prob ? -1 : 1);
-            fixed[s] = use_low_prob;
-            low_cells++;
-            low_total += c;
+    {
+        /* Without a branch per symbol (absent and one-cell symbols are
+         * as good as random in short blocks' tables): norm is the one-cell
+         * value times `low`, and the sums add masked terms. */
+        uint64_t const one_cell = (uint64_t)1 << (62 - table_log);
+        int const low_norm = use_low_prob ? -1 : 1, low_fixed = use_low_prob != 0;
+        unsigned single = 0;
+        for (s = 0; s <= max_symbol; s++) {
+            uint64_t const c = count[s];
+            unsigned const here = c != 0;
+            unsigned const low = here & (c * step <= one_cell);
+            single |= c == total;
+            present += here;
+            norm[s] = (int16_t)(low_norm * (int)low);
+            fixed[s] = low_fixed & (int)low;
+            low_cells += low;
+            low_total += c & ((uint64_t)0 - low);
         }
+        if (single) return 0; /* a single symbol: RLE */
     }
     RETURN_ERROR_IF(present > scale, BAD_PARAMETER);
     RETURN_ERROR_IF(present == 0, BAD_PARAMETER); /* counts do not add up to total */
@@ -185,14 +191,14 @@ size_t xc_fse_normalize(int16_t *norm, unsigned table_log, const unsigned *count
     if (total > low_total) {
         step = (((uint64_t)scale - low_cells) << 52) / (total - low_total);
         for (s = 0; s <= max_symbol; s++) {
-            uint64_t share, q;
-            if (count[s] == 0 || norm[s] != 0) continue;
-            share = (uint64_t)count[s] * step;
-            q = share >> 52;
-            if (q == 0) q = 1;
-            else if (((share >> 36) & 0xFFFF) > round_up_threshold_q16(q)) q++;
-            norm[s] = (int16_t)q;
-            left -= (int64_t)q;
+            /* As above, selects: q is computed for every symbol and kept
+             * for those present and not yet given their one cell. */
+            uint64_t const c = count[s], share = c * step, q0 = share >> 52;
+            int const take = (c != 0) & (norm[s] == 0);
+            uint64_t const rounded = q0 + (((share >> 36) & 0xFFFF) > round_up_threshold_q16(q0));
+            uint64_t const q = q0 ? rounded : 1;
+            norm[s] = take ? (int16_t)q : norm[s];
+            left -= take ? (int64_t)q : 0;
         }
     }
     /* Hand out or take back the cells the rounding left over, each time
@@ -336,33 +342,30 @@ size_t xc_fse_build_ctable(xc_fse_ctable *ct, const int16_t *norm, unsigned max_
 
     /* Cell counts, start positions and the transforms (see the top of the
      * file).  Absent symbols get a transform that stays inside the tables
-     * should a caller encode one anyway. */
-    for (s = 0; s <= max_symbol; s++) {
-        int p = norm[s];
-        RETURN_ERROR_IF(p < -1, BAD_PARAMETER);
-        if (p == 0) {
+     * should a caller encode one anyway.  Selects rather than a branch on
+     * absence, which is close to random in short blocks' tables; the
+     * checks are gathered and made once. */
+    {
+        uint32_t const absent_nbits = ((table_log + 1) << 16) - size;
+        unsigned bad = 0;
+        for (s = 0; s <= max_symbol; s++) {
+            int const p = norm[s];
+            unsigned const pu = p < 0 ? 1u : (unsigned)p;
+            unsigned const maxbits = table_log - xc_highbit32(pu | 1u);
+            bad |= p < -1;
+            ct->prob[s] = (uint16_t)pu;
+            ct->sym[s].delta_nbits = pu ? (maxbits << 16) - (pu << maxbits) : absent_nbits;
+            ct->sym[s].delta_state = pu ? (int32_t)cum - (int32_t)pu : 0;
+            next[s] = (uint16_t)cum;
+            cum += pu & 0xFFFFu;
+        }
+        RETURN_ERROR_IF(bad, BAD_PARAMETER);
+        RETURN_ERROR_IF(cum != size, BAD_PARAMETER);
+        for (; s <= XC_FSE_ENC_SYMBOL_MAX; s++) {
             ct->prob[s] = 0;
-            ct->sym[s].delta_nbits = ((table_log + 1) << 16) - size;
+            ct->sym[s].delta_nbits = absent_nbits;
             ct->sym[s].delta_state = 0;
-            next[s] = 0;
-            continue;
         }
-        if (p < 0) p = 1;
-        RETURN_ERROR_IF(cum + (unsigned)p > size, BAD_PARAMETER);
-        {
-            unsigned h = xc_highbit32((uint32_t)p), maxbits = table_log - h;
-            ct->prob[s] = (uint16_t)p;
-            ct->sym[s].delta_nbits = (maxbits << 16) - ((uint32_t)p << maxbits);
-            ct->sym[s].delta_state = (int32_t)cum - p;
-        }
-        next[s] = (uint16_t)cum;
-        cum += (unsigned)p;
-    }
-    RETURN_ERROR_IF(cum != size, BAD_PARAMETER);
-    for (; s <= XC_FSE_ENC_SYMBOL_MAX; s++) {
-        ct->prob[s] = 0;
-        ct->sym[s].delta_nbits = ((table_log + 1) << 16) - size;
-        ct->sym[s].delta_state = 0;
     }
 
     /* Spread the symbols over the cells exactly as the decoder does:
@@ -370,12 +373,32 @@ size_t xc_fse_build_ctable(xc_fse_ctable *ct, const int16_t *norm, unsigned max_
      * skipping those. */
     for (s = 0; s <= max_symbol; s++)
         if (norm[s] == -1) cell_symbol[high--] = (uint8_t)s;
-    for (s = 0; s <= max_symbol; s++) {
-        int i;
-        for (i = 0; i < norm[s]; i++) {
-            cell_symbol[pos] = (uint8_t)s;
-            do pos = (pos + step) & mask;
-            while (pos > high);
+    if (high == size - 1) {
+        /* No "-1" symbol (every block of fewer than 2048 sequences): the
+         * symbols are laid out in order, eight copies a store, and dealt
+         * to the cells along the step.  The k-th cell dealt lands where
+         * the loop below would put it, with no branch per cell. */
+        uint8_t run[(1u << XC_FSE_ENC_TABLELOG_MAX) + 8];
+        size_t at = 0;
+        for (s = 0; s <= max_symbol; s++) {
+            uint64_t const v = (uint64_t)s * 0x0101010101010101ull;
+            unsigned const n = (unsigned)norm[s];
+            xc_write64(run + at, v);
+            for (u = 8; u < n; u += 8) xc_write64(run + at + u, v);
+            at += n;
+        }
+        for (u = 0; u < size; u++) {
+            cell_symbol[pos] = run[u];
+            pos = (pos + step) & mask;
+        }
+    } else {
+        for (s = 0; s <= max_symbol; s++) {
+            int i;
+            for (i = 0; i < norm[s]; i++) {
+                cell_symbol[pos] = (uint8_t)s;
+                do pos = (pos + step) & mask;
+                while (pos > high);
+            }
         }
     }
 

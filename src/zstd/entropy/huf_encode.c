@@ -82,16 +82,21 @@ static unsigned sort_leaves(leaf *out, const unsigned *count, unsigned max_symbo
 {
     leaf tmp[XC_HUF_ENC_SYMBOL_MAX + 1];
     unsigned pos[2][256], sum[2] = {0, 0};
-    unsigned s, i, n = 0, big;
+    unsigned s, i, n = 0, big, high = 0;
 
+    /* Absent symbols are stepped over without a branch: in small sections
+     * which bytes occur is close to random, and a branch on it
+     * mispredicted every other symbol.  An absent symbol's slot is
+     * overwritten by the next present one, and it counts nowhere. */
     memset(pos, 0, sizeof pos);
     for (s = 0; s <= max_symbol; s++) {
-        unsigned c = XC_MIN(count[s], 0xFFFFu);
-        if (!c) continue;
+        unsigned const c = XC_MIN(count[s], 0xFFFFu), present = c != 0;
         tmp[n].count = count[s];
-        tmp[n++].symbol = (uint8_t)s;
-        pos[0][c & 0xFF]++;
-        pos[1][c >> 8]++;
+        tmp[n].symbol = (uint8_t)s;
+        n += present;
+        pos[0][c & 0xFF] += present;
+        pos[1][c >> 8] += present;
+        high |= c;
     }
     for (i = 0; i < 256; i++) {
         unsigned c0 = pos[0][i], c1 = pos[1][i];
@@ -99,6 +104,12 @@ static unsigned sort_leaves(leaf *out, const unsigned *count, unsigned max_symbo
         pos[1][i] = sum[1];
         sum[0] += c0;
         sum[1] += c1;
+    }
+    /* Counts below 256 (every section of a few hundred literals) are
+     * sorted by the first pass alone. */
+    if (high < 256) {
+        for (i = 0; i < n; i++) out[pos[0][tmp[i].count]++] = tmp[i];
+        return n;
     }
     for (i = 0; i < n; i++) out[pos[0][XC_MIN(tmp[i].count, 0xFFFFu) & 0xFF]++] = tmp[i];
     for (i = 0; i < n; i++) tmp[pos[1][XC_MIN(out[i].count, 0xFFFFu) >> 8]++] = out[i];
@@ -388,22 +399,25 @@ unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsy
 {
     unsigned nl[MAXB + 2] = {0};
     uint32_t next[MAXB + 2];
-    unsigned depth = 0, l, s;
+    unsigned depth = 0, l, s, last = 0;
     for (s = 0; s < nsym; s++) {
         nl[len[s]]++;
         if (len[s] > depth) depth = len[s];
     }
+    next[0] = 0;
     next[depth] = 0;
     for (l = depth; l > 1; l--) next[l - 1] = (next[l] + nl[l]) >> 1;
-    ct->max_symbol = 0;
+    /* Without a branch on whether a symbol has a code (close to random in
+     * small sections): an absent symbol draws from next[0], which nothing
+     * else uses, and its entry is masked to 0. */
     for (s = 0; s < nsym; s++) {
-        if (!len[s]) {
-            ct->elt[s] = 0;
-            continue;
-        }
-        ct->elt[s] = ((uint64_t)next[len[s]]++ << (64 - len[s])) | len[s];
-        ct->max_symbol = s;
+        unsigned const n = len[s];
+        uint64_t const keep = (uint64_t)0 - (n != 0);
+        uint64_t const code = (uint64_t)next[n]++ << ((64 - n) & 63);
+        ct->elt[s] = (code | n) & keep;
+        last = n ? s : last;
     }
+    ct->max_symbol = last;
     ct->depth = depth;
     return depth;
 }

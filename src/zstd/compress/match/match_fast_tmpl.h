@@ -109,8 +109,14 @@ restart:
             goto extend;
         }
         {
-            uint32_t const cand = idx >= low ? xc_read32(base + idx) : xc_read32(ip0) ^ 1;
-            if (xc_read32(ip0) == cand) {
+            /* Whether the slot is in the window decides nothing until the
+             * bytes are compared: in small frames with a reused context
+             * most slots hold older frames' positions, as good as random,
+             * and a branch on them mispredicted.  An old slot reads ip0
+             * itself and is then refused by the mask (xc_zsel_ptr). */
+            int const live = idx >= low;
+            const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip0);
+            if (((xc_read32(ip0) ^ xc_read32(cp)) | (uint32_t)!live) == 0) {
                 /* ip1 = ip0 + 1 and the match covers at least 4 bytes. */
                 ht[h1] = (uint32_t)(ip1 - base);
                 goto new_offset;
@@ -127,8 +133,9 @@ restart:
         cur0 = (uint32_t)(ip0 - base);
         ht[h0] = cur0;
         {
-            uint32_t const cand = idx >= low ? xc_read32(base + idx) : xc_read32(ip0) ^ 1;
-            if (xc_read32(ip0) == cand) {
+            int const live = idx >= low;
+            const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip0);
+            if (((xc_read32(ip0) ^ xc_read32(cp)) | (uint32_t)!live) == 0) {
                 /* ip1 = ip0 + step - 1: before the end of a match of at
                  * least 4 bytes only while step <= 4. */
                 if (step <= 4) ht[h1] = (uint32_t)(ip1 - base);
