@@ -84,12 +84,18 @@ static size_t min_literals_to_compress(unsigned strategy, int can_repeat)
     return can_repeat ? 6 : (size_t)8 << shift;
 }
 
-/* Whether ct has a code for each of lit[0..n). */
-static int codes_every_byte(const xc_huf_ctable *ct, const uint8_t *lit, size_t n)
+/* Whether ct has a code for each of lit[0..n); *bits gets the codes'
+ * total length (meaningful when it has). */
+static int codes_every_byte(const xc_huf_ctable *ct, const uint8_t *lit, size_t n, size_t *bits)
 {
     unsigned missing = 0;
-    for (size_t i = 0; i < n; i++)
-        missing |= (lit[i] > ct->max_symbol) | ((ct->elt[lit[i]] & 0xFF) == 0);
+    size_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned const len = (unsigned)(ct->elt[lit[i]] & 0xFF);
+        missing |= (lit[i] > ct->max_symbol) | (len == 0);
+        sum += len;
+    }
+    *bits = sum;
     return !missing;
 }
 
@@ -151,8 +157,15 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
      * cost more than they could gain there (libzstd makes the same call for
      * a table it knows to be complete).  Checking the bytes against the
      * tree costs n lookups, less than clearing a histogram. */
-    if (!(e->huf_valid && strategy < XC_ZSTRAT_LAZY && n <= 1024 &&
-          codes_every_byte(prev, lit, n))) {
+    size_t prev_bits = 0;
+    if (e->huf_valid && strategy < XC_ZSTRAT_LAZY && n <= 1024 &&
+        codes_every_byte(prev, lit, n, &prev_bits)) {
+        /* The streams take at least the codes' bits: when those miss
+         * min_gain, the section ends raw whatever is tried (incompressible
+         * records under a dictionary's tree), so it goes raw now. */
+        if (prev_bits / 8 + xc_zstd_min_gain(n, strategy) >= n)
+            return raw_section(raw_useless, dst, cap, lit, n);
+    } else {
         /* Nearly all literals (one sequence per 20 literals or fewer) and
          * flat at both ends: raw without counting the rest. */
         size_t const nb_seq = c->ss.nb_seq;
@@ -163,18 +176,34 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
         if (largest == n) return literals_rle(dst, cap, lit[0], n);
         if (largest <= (n >> 7) + 4) return raw_section(raw_useless, dst, cap, lit, n);
         int const can_repeat = e->huf_valid && xc_huf_valid_for(prev, count, max_symbol);
+        size_t const gain = xc_zstd_min_gain(n, strategy);
+        size_t const prev_bytes = can_repeat ? xc_huf_estimate_size(prev, count, max_symbol) : 0;
+        /* Each path's streams take at least a bound: the codes' bits of the
+         * tree in force, and for a new tree the histogram's entropy (no
+         * prefix code does better) plus a byte of description.  When every
+         * path misses min_gain the section ends raw whatever is tried, so
+         * it goes raw before any tree is built (incompressible records,
+         * with or without a dictionary's tree); the same bytes come out.
+         * Below 1 KiB the entropy of a few hundred bytes stays under what
+         * the test needs (log2 of the distinct bytes would have to be
+         * nearly 8), and computing it cost more than the tree it spared. */
+        int const prev_misses = !can_repeat || prev_bytes + gain >= n;
+        if (prev_misses && n >= 1024 &&
+            xc_huf_payload_floor(count, max_symbol, n) + 1 + gain >= n)
+            return raw_section(raw_useless, dst, cap, lit, n);
         xc_huf_ctable *const fresh = &e->huf[e->huf_cur ^ 1];
         size_t const depth = xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
         FORWARD_IF_ERROR(depth);
         if (depth == 0) return raw_section(raw_useless, dst, cap, lit, n);
         /* The streams take at least the codes' bits (fresh_bytes rounds
          * them down) and a new tree's description at least a byte: when
-         * that alone misses min_gain, every path below ends raw, so the
+         * that alone misses min_gain, and so does the tree in force
+         * (prev_misses), every path below ends raw, so the
          * description is not even written (incompressible small sections,
          * where writing it was a quarter of the block's time).  The same
          * bytes come out either way. */
         size_t const fresh_bytes = xc_huf_estimate_size(fresh, count, max_symbol);
-        if (!can_repeat && fresh_bytes + 1 + xc_zstd_min_gain(n, strategy) >= n)
+        if (prev_misses && fresh_bytes + 1 + gain >= n)
             return raw_section(raw_useless, dst, cap, lit, n);
         table_size = xc_huf_write_table(table, sizeof table, fresh);
         FORWARD_IF_ERROR(table_size);
@@ -184,7 +213,7 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
         if (table_size == 0 && !can_repeat) return raw_section(raw_useless, dst, cap, lit, n);
         size_t const new_size = fresh_bytes + table_size;
         if (can_repeat && (table_size == 0 ||
-                           xc_huf_estimate_size(prev, count, max_symbol) <= new_size ||
+                           prev_bytes <= new_size ||
                            table_size + 12 >= n)) {
             ct = prev;
             treeless = 1;

@@ -205,6 +205,14 @@
  *     jump table and end marks.  ct must be able to encode every symbol
  *     present (xc_huf_valid_for()).
  *
+ * size_t xc_huf_payload_floor(const unsigned *count, unsigned max_symbol,
+ *                             size_t total);
+ *     A lower bound, in bytes, on the payload of any prefix code for the
+ *     histogram count[0..max_symbol] of total symbols: the empirical
+ *     entropy (Gibbs' inequality), computed in integers from below, so
+ *     every platform gets the same value.  Tells, before a tree is built,
+ *     that no tree can make a section worth coding.
+ *
  * int xc_huf_valid_for(const xc_huf_ctable *ct, const unsigned *count,
  *                      unsigned max_symbol);
  *     1 when every symbol with a nonzero count in count[0..max_symbol] has
@@ -434,6 +442,7 @@ XC_HIDDEN unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned ma
 XC_HIDDEN size_t xc_huf_write_table(uint8_t *dst, size_t cap, const xc_huf_ctable *ct);
 XC_HIDDEN size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *count,
                                       unsigned max_symbol);
+XC_HIDDEN size_t xc_huf_payload_floor(const unsigned *count, unsigned max_symbol, size_t total);
 XC_HIDDEN int xc_huf_valid_for(const xc_huf_ctable *ct, const unsigned *count,
                                unsigned max_symbol);
 typedef size_t (*xc_huf_compress_fn)(uint8_t *dst, size_t cap, const uint8_t *src, size_t n,

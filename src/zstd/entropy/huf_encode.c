@@ -448,6 +448,62 @@ size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *count, unsi
     return (size_t)(bits >> 3);
 }
 
+/* floor(65536 * log2(1 + i / 256)) for i = 0..256 (generated once with
+ * double precision; the bounds below allow one unit of error either way). */
+static const uint32_t k_log2_mantissa[257] = {
+    0, 368, 735, 1101, 1465, 1828, 2190, 2550, 2909, 3266,
+    3622, 3977, 4331, 4683, 5034, 5383, 5731, 6078, 6424, 6769,
+    7112, 7454, 7794, 8134, 8472, 8809, 9145, 9480, 9813, 10146,
+    10477, 10807, 11136, 11463, 11790, 12115, 12440, 12763, 13085, 13406,
+    13726, 14045, 14363, 14680, 14995, 15310, 15624, 15936, 16248, 16558,
+    16868, 17176, 17484, 17790, 18096, 18400, 18704, 19006, 19308, 19608,
+    19908, 20207, 20505, 20801, 21097, 21392, 21686, 21980, 22272, 22563,
+    22854, 23143, 23432, 23720, 24007, 24293, 24578, 24862, 25146, 25429,
+    25710, 25991, 26272, 26551, 26829, 27107, 27384, 27660, 27935, 28210,
+    28483, 28756, 29028, 29300, 29570, 29840, 30109, 30377, 30644, 30911,
+    31177, 31442, 31707, 31971, 32234, 32496, 32757, 33018, 33278, 33538,
+    33796, 34054, 34312, 34568, 34824, 35079, 35334, 35588, 35841, 36093,
+    36345, 36596, 36847, 37096, 37346, 37594, 37842, 38089, 38336, 38582,
+    38827, 39071, 39315, 39559, 39801, 40044, 40285, 40526, 40766, 41006,
+    41245, 41483, 41721, 41959, 42195, 42431, 42667, 42902, 43136, 43370,
+    43603, 43836, 44068, 44299, 44530, 44760, 44990, 45219, 45448, 45676,
+    45904, 46131, 46357, 46583, 46808, 47033, 47257, 47481, 47704, 47927,
+    48149, 48371, 48592, 48813, 49033, 49253, 49472, 49690, 49909, 50126,
+    50343, 50560, 50776, 50992, 51207, 51421, 51635, 51849, 52062, 52275,
+    52487, 52699, 52910, 53121, 53331, 53541, 53751, 53960, 54168, 54376,
+    54584, 54791, 54998, 55204, 55410, 55615, 55820, 56024, 56228, 56432,
+    56635, 56837, 57040, 57242, 57443, 57644, 57844, 58044, 58244, 58443,
+    58642, 58841, 59039, 59236, 59433, 59630, 59827, 60023, 60218, 60413,
+    60608, 60802, 60996, 61190, 61383, 61576, 61768, 61960, 62152, 62343,
+    62534, 62724, 62914, 63104, 63293, 63482, 63671, 63859, 64047, 64234,
+    64421, 64608, 64794, 64980, 65165, 65351, 65536};
+
+/* log2(x) in Q16 for x >= 1: from below when high is 0, else from above.
+ * The leading bit gives the integer part, the next 8 bits index the
+ * table; the bits below move the value by less than one table step. */
+static uint64_t log2_q16_bound(uint64_t x, int high)
+{
+    unsigned const h = 63u - xc_clz64(x);
+    unsigned const i = (unsigned)(h >= 8 ? x >> (h - 8) : x << (8 - h)) & 0xFFu;
+    uint64_t const whole = (uint64_t)h << 16;
+    return high ? whole + k_log2_mantissa[i + 1] + 1 : whole + k_log2_mantissa[i] - (i > 0);
+}
+
+size_t xc_huf_payload_floor(const unsigned *count, unsigned max_symbol, size_t total)
+{
+    /* total * log2(total) - sum c * log2(c) bits, each term rounded the
+     * safe way. */
+    uint64_t const whole = (uint64_t)total * log2_q16_bound(total ? total : 1, 0);
+    uint64_t parts = 0;
+    unsigned s;
+    if (total < 2) return 0;
+    for (s = 0; s <= max_symbol && s <= XC_HUF_ENC_SYMBOL_MAX; s++) {
+        uint64_t const c = count[s];
+        parts += c ? c * log2_q16_bound(c, 1) : 0;
+    }
+    return parts >= whole ? 0 : (size_t)((whole - parts) >> 19);
+}
+
 int xc_huf_valid_for(const xc_huf_ctable *ct, const unsigned *count, unsigned max_symbol)
 {
     unsigned s;

@@ -141,7 +141,15 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
             xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
         } else {
             uint32_t off;
-            if (idx >= low && xc_read32(base + idx) == xc_read32(ip)) {
+            /* Stale slots (older frames' positions) and dictionary cells
+             * outside the window are masked into the compares rather than
+             * tested first: with a reused context which slots are live is
+             * as good as random (xc_zsel_ptr). */
+            int const live = idx >= low, dlive = didx >= dlow_idx;
+            const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip);
+            const uint8_t *const dp = xc_zsel_ptr(dlive, dcontent, didx - 1, ip);
+            uint32_t const here = xc_read32(ip);
+            if (((xc_read32(cp) ^ here) | (uint32_t)!live) == 0) {
                 match = base + idx;
                 mlen = 4 + xc_zcount(ip + 4, match + 4, iend);
                 while (ip > anchor && match > s.low_p && ip[-1] == match[-1]) {
@@ -150,7 +158,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
                     mlen++;
                 }
                 off = (uint32_t)(ip - match);
-            } else if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == xc_read32(ip)) {
+            } else if (((xc_read32(dp) ^ here) | (uint32_t)!dlive) == 0) {
                 match = dcontent + didx - 1;
                 mlen = 4 + seg_count2(&s, ip + 4, match + 4, iend, s.dend);
                 while (ip > anchor && match > s.dlow && ip[-1] == match[-1]) {
