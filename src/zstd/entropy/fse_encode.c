@@ -50,6 +50,7 @@
  * What it may call: the entropy coders (entropy/).
  */
 #include "zstd/entropy/entropy_encode.h"
+#include "zstd/entropy/entropy_decode.h"
 
 static unsigned highbit_st(size_t x)
 {
@@ -330,11 +331,10 @@ size_t xc_fse_write_ncount(uint8_t *dst, size_t cap, const int16_t *norm, unsign
 size_t xc_fse_build_ctable(xc_fse_ctable *ct, const int16_t *norm, unsigned max_symbol,
                            unsigned table_log)
 {
-    const unsigned size = 1u << table_log, mask = size - 1;
-    const unsigned step = (size >> 1) + (size >> 3) + 3;
+    const unsigned size = 1u << table_log;
     uint8_t cell_symbol[1u << XC_FSE_ENC_TABLELOG_MAX];
     uint16_t next[XC_FSE_ENC_SYMBOL_MAX + 1];
-    unsigned s, u, high = size - 1, pos = 0, cum = 0;
+    unsigned s, u, cum = 0;
 
     RETURN_ERROR_IF(table_log < XC_FSE_ENC_TABLELOG_MIN || table_log > XC_FSE_ENC_TABLELOG_MAX,
                     BAD_PARAMETER);
@@ -368,39 +368,9 @@ size_t xc_fse_build_ctable(xc_fse_ctable *ct, const int16_t *norm, unsigned max_
         }
     }
 
-    /* Spread the symbols over the cells exactly as the decoder does:
-     * "-1" symbols take the last cells, the others follow the step,
-     * skipping those. */
-    for (s = 0; s <= max_symbol; s++)
-        if (norm[s] == -1) cell_symbol[high--] = (uint8_t)s;
-    if (high == size - 1) {
-        /* No "-1" symbol (every block of fewer than 2048 sequences): the
-         * symbols are laid out in order, eight copies a store, and dealt
-         * to the cells along the step.  The k-th cell dealt lands where
-         * the loop below would put it, with no branch per cell. */
-        uint8_t run[(1u << XC_FSE_ENC_TABLELOG_MAX) + 8];
-        size_t at = 0;
-        for (s = 0; s <= max_symbol; s++) {
-            uint64_t const v = (uint64_t)s * 0x0101010101010101ull;
-            unsigned const n = (unsigned)norm[s];
-            xc_write64(run + at, v);
-            for (u = 8; u < n; u += 8) xc_write64(run + at + u, v);
-            at += n;
-        }
-        for (u = 0; u < size; u++) {
-            cell_symbol[pos] = run[u];
-            pos = (pos + step) & mask;
-        }
-    } else {
-        for (s = 0; s <= max_symbol; s++) {
-            int i;
-            for (i = 0; i < norm[s]; i++) {
-                cell_symbol[pos] = (uint8_t)s;
-                do pos = (pos + step) & mask;
-                while (pos > high);
-            }
-        }
-    }
+    /* Spread the symbols over the cells with the decoder's own walk
+     * (fse_decode.c), so both sides agree on every cell by construction. */
+    xc_fse_spread_symbols(cell_symbol, norm, max_symbol, table_log);
 
     /* Each symbol's cells in increasing state order. */
     for (u = 0; u < size; u++) ct->state[next[cell_symbol[u]]++] = (uint16_t)(size + u);

@@ -202,7 +202,6 @@ static inline uint32_t xc_zwindow_low(const xc_zmatch_state *ms, uint32_t end)
     return low > ms->start ? low : ms->start;
 }
 
-
 /* base + idx when live, else other, chosen with a mask rather than a
  * branch (compilers turn the plain conditional into a jump when a load
  * follows it).  For candidates whose liveness is as good as random:
@@ -215,6 +214,7 @@ static inline const uint8_t *xc_zsel_ptr(int live, const uint8_t *base, uint32_t
     uintptr_t const a = (uintptr_t)base + idx;
     return (const uint8_t *)((a & keep) | ((uintptr_t)other & ~keep));
 }
+
 /* Bytes ip[0..) and match[0..) agree on, counting no further than iend
  * (where ip's readable input stops).  8 bytes at a time: the first byte
  * that differs is the lowest set byte of the XOR on a little-endian load,
