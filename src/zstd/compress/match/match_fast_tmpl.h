@@ -44,9 +44,33 @@
 /* Bytes without a match after which the stride grows by one. */
 #define FAST_STRIDE_STEP 128
 
+/* Whether the 4 bytes at ip0 match the candidate idx, which counts only
+ * inside the window (idx >= low).  Two ways to ask, the same answer:
+ * - masked: in small windows (small frames, a reused context) most slots
+ *   hold older frames' positions, as good as random, and a branch on them
+ *   mispredicts.  A stale slot reads ip0 itself and the mask refuses it
+ *   (xc_zsel_ptr).
+ * - branched: in large windows nearly every slot is live, the branch is
+ *   always right, and the candidate's load starts without waiting for the
+ *   comparison with low.  The mask there measured 13% slower (1 MiB of
+ *   executables at -1).
+ * libzstd 1.5.5 splits the same way, at the same window log. */
+#define FAST_MASKED_BELOW_WLOG 19
+
+XC_FORCE_INLINE int fast_found(const uint8_t *ip0, const uint8_t *base, uint32_t idx,
+                               uint32_t low, int masked)
+{
+    if (masked) {
+        int const live = idx >= low;
+        const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip0);
+        return ((xc_read32(ip0) ^ xc_read32(cp)) | (uint32_t)!live) == 0;
+    }
+    return idx >= low && xc_read32(ip0) == xc_read32(base + idx);
+}
+
 XC_FORCE_INLINE size_t fast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                  const uint8_t *const src, size_t const size, unsigned const mls,
-                                 int const accel)
+                                 int const accel, int const masked)
 {
     uint32_t *const ht = ms->hash_table;
     unsigned const hlog = ms->p.hash_log;
@@ -109,14 +133,7 @@ restart:
             goto extend;
         }
         {
-            /* Whether the slot is in the window decides nothing until the
-             * bytes are compared: in small frames with a reused context
-             * most slots hold older frames' positions, as good as random,
-             * and a branch on them mispredicted.  An old slot reads ip0
-             * itself and is then refused by the mask (xc_zsel_ptr). */
-            int const live = idx >= low;
-            const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip0);
-            if (((xc_read32(ip0) ^ xc_read32(cp)) | (uint32_t)!live) == 0) {
+            if (fast_found(ip0, base, idx, low, masked)) {
                 /* ip1 = ip0 + 1 and the match covers at least 4 bytes. */
                 ht[h1] = (uint32_t)(ip1 - base);
                 goto new_offset;
@@ -133,9 +150,7 @@ restart:
         cur0 = (uint32_t)(ip0 - base);
         ht[h0] = cur0;
         {
-            int const live = idx >= low;
-            const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip0);
-            if (((xc_read32(ip0) ^ xc_read32(cp)) | (uint32_t)!live) == 0) {
+            if (fast_found(ip0, base, idx, low, masked)) {
                 /* ip1 = ip0 + step - 1: before the end of a match of at
                  * least 4 bytes only while step <= 4. */
                 if (step <= 4) ht[h1] = (uint32_t)(ip1 - base);
@@ -206,25 +221,29 @@ extend:
     goto restart;
 }
 
-/* One copy per hash width and acceleration, so that each loop runs with
- * constants, and each of those twice (XC_ZFINDER). */
-XC_ZFINDER(fast_4_0, fast_body(ms, ss, rep, src, size, 4, 0))
-XC_ZFINDER(fast_5_0, fast_body(ms, ss, rep, src, size, 5, 0))
-XC_ZFINDER(fast_6_0, fast_body(ms, ss, rep, src, size, 6, 0))
-XC_ZFINDER(fast_7_0, fast_body(ms, ss, rep, src, size, 7, 0))
-XC_ZFINDER(fast_4_1, fast_body(ms, ss, rep, src, size, 4, 1))
-XC_ZFINDER(fast_5_1, fast_body(ms, ss, rep, src, size, 5, 1))
-XC_ZFINDER(fast_6_1, fast_body(ms, ss, rep, src, size, 6, 1))
-XC_ZFINDER(fast_7_1, fast_body(ms, ss, rep, src, size, 7, 1))
+/* One copy per hash width, acceleration and way of testing a candidate,
+ * so that each loop runs with constants, and each of those twice
+ * (XC_ZFINDER). */
+#define FAST_COPIES(m)                                                                      \
+    XC_ZFINDER(fast_##m##_0, fast_body(ms, ss, rep, src, size, m, 0, 0))                    \
+    XC_ZFINDER(fast_##m##_1, fast_body(ms, ss, rep, src, size, m, 1, 0))                    \
+    XC_ZFINDER(fast_##m##_0m, fast_body(ms, ss, rep, src, size, m, 0, 1))                   \
+    XC_ZFINDER(fast_##m##_1m, fast_body(ms, ss, rep, src, size, m, 1, 1))
+FAST_COPIES(4)
+FAST_COPIES(5)
+FAST_COPIES(6)
+FAST_COPIES(7)
 
 static size_t finder_fast(XC_ZFINDER_ARGS)
 {
-    /* [accelerated][min_match - 4] */
-    static const xc_zstd_block_fn copies[2][4] = {
-        {fast_4_0, fast_5_0, fast_6_0, fast_7_0},
-        {fast_4_1, fast_5_1, fast_6_1, fast_7_1},
+    /* [masked][accelerated][min_match - 4] */
+    static const xc_zstd_block_fn copies[2][2][4] = {
+        {{fast_4_0, fast_5_0, fast_6_0, fast_7_0}, {fast_4_1, fast_5_1, fast_6_1, fast_7_1}},
+        {{fast_4_0m, fast_5_0m, fast_6_0m, fast_7_0m},
+         {fast_4_1m, fast_5_1m, fast_6_1m, fast_7_1m}},
     };
-    XC_ZFINDER_RUN(copies[ms->p.target_length > 0], 4u, 7u);
+    XC_ZFINDER_RUN(copies[ms->p.window_log < FAST_MASKED_BELOW_WLOG][ms->p.target_length > 0], 4u,
+                   7u);
 }
 
 #endif
