@@ -20,7 +20,7 @@
 
 #define ERR(name) ((size_t)0 - (size_t)XC_ERROR_##name)
 
-#define XC_EXPECTED_FRAMES_DIGEST 0x7a275dee82302584ull
+#define XC_EXPECTED_FRAMES_DIGEST 0x4cf57a6b41e06193ull
 
 static uint64_t frame_hash(const uint8_t *p, size_t n) { return xc_xxh64(p, n, 0); }
 

@@ -192,7 +192,14 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
             xc_huf_payload_floor(count, max_symbol, n) + 1 + gain >= n)
             return raw_section(raw_useless, dst, cap, lit, n);
         xc_huf_ctable *const fresh = &e->huf[e->huf_cur ^ 1];
-        size_t const depth = xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
+        /* The slow levels (btultra and up, libzstd's threshold too) take
+         * the depth limit that makes description plus streams smallest:
+         * 3-5% of 200-byte sections.  It also writes the description. */
+        int const smallest = strategy >= XC_ZSTRAT_BTULTRA;
+        size_t const depth =
+            smallest ? xc_huf_build_smallest(fresh, count, max_symbol, table, sizeof table,
+                                             &table_size)
+                     : xc_huf_build_ctable(fresh, count, max_symbol, XC_HUF_ENC_MAXBITS);
         FORWARD_IF_ERROR(depth);
         if (depth == 0) return raw_section(raw_useless, dst, cap, lit, n);
         /* The streams take at least the codes' bits (fresh_bytes rounds
@@ -205,8 +212,10 @@ size_t xc_zstd_encode_literals(xc_zstd_cctx *c, uint8_t *dst, size_t cap, const 
         size_t const fresh_bytes = xc_huf_estimate_size(fresh, count, max_symbol);
         if (prev_misses && fresh_bytes + 1 + gain >= n)
             return raw_section(raw_useless, dst, cap, lit, n);
-        table_size = xc_huf_write_table(table, sizeof table, fresh);
-        FORWARD_IF_ERROR(table_size);
+        if (!smallest) {
+            table_size = xc_huf_write_table(table, sizeof table, fresh);
+            FORWARD_IF_ERROR(table_size);
+        }
         /* 0: the table cannot be described (all 256 symbols at 8 bits, or
          * weights that do not compress into 127 bytes); only the previous
          * table or raw literals remain. */

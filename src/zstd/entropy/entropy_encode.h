@@ -198,6 +198,25 @@
  *     codes, which Huffman cannot shrink anyway: send the literals raw),
  *     XC_ERROR(DST_TOO_SMALL) or XC_ERROR(BAD_PARAMETER) (an empty table).
  *
+ * size_t xc_huf_write_lengths(uint8_t *dst, size_t cap, const uint8_t *len,
+ *                             unsigned max_symbol, unsigned depth);
+ *     The same description for code lengths len[0..max_symbol) (the last
+ *     symbol's is implied) of a tree depth bits deep, before they are made
+ *     codes: what xc_huf_build_smallest() weighs its candidates with.
+ *
+ * size_t xc_huf_build_smallest(xc_huf_ctable *ct, const unsigned *count,
+ *                              unsigned max_symbol, uint8_t *table,
+ *                              size_t cap, size_t *table_size);
+ *     xc_huf_build_ctable() with the depth limit that makes description
+ *     plus streams smallest, the description written to table (cap at
+ *     least XC_HUF_TABLE_BOUND) and its size in *table_size (0 when no
+ *     depth can be described).  Tries limits from the unlimited tree's
+ *     depth (at most XC_HUF_ENC_MAXBITS) down, one bit at a time, while
+ *     the total shrinks; the leaves are sorted and the unlimited tree is
+ *     built once for all of them.  A shallower tree has fewer distinct
+ *     weights and so often a shorter description, which decides sections
+ *     of a few hundred literals.  Returns as xc_huf_build_ctable().
+ *
  * size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *count,
  *                             unsigned max_symbol);
  *     The size in bytes (rounded down) of the Huffman streams for the
@@ -440,6 +459,11 @@ XC_HIDDEN size_t xc_huf_build_ctable(xc_huf_ctable *ct, const unsigned *count,
 XC_HIDDEN unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsym);
 XC_HIDDEN unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned max_symbol);
 XC_HIDDEN size_t xc_huf_write_table(uint8_t *dst, size_t cap, const xc_huf_ctable *ct);
+XC_HIDDEN size_t xc_huf_write_lengths(uint8_t *dst, size_t cap, const uint8_t *len,
+                                      unsigned max_symbol, unsigned depth);
+XC_HIDDEN size_t xc_huf_build_smallest(xc_huf_ctable *ct, const unsigned *count,
+                                       unsigned max_symbol, uint8_t *table, size_t cap,
+                                       size_t *table_size);
 XC_HIDDEN size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *count,
                                       unsigned max_symbol);
 XC_HIDDEN size_t xc_huf_payload_floor(const unsigned *count, unsigned max_symbol, size_t total);

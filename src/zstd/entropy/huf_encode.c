@@ -342,52 +342,127 @@ static uint64_t code_cost(const unsigned *nl, unsigned deepest, const leaf *asc,
     return cost;
 }
 
+/* nl[1..limit] for a code of at most limit bits, from the unlimited
+ * tree's nl[1..deepest] (changed in place); returns the depth. */
+static unsigned limit_counts(unsigned *nl, unsigned deepest, unsigned limit, const leaf *asc,
+                             unsigned n)
+{
+    if (deepest <= limit) return deepest;
+    /* Repair first, and keep the result when it costs at most 1/128 more
+     * than the unlimited Huffman code (a lower bound of the optimum): the
+     * usual case of a few rare symbols too deep, where the repair is all
+     * but always optimal.  Otherwise the counts fall steeply over many
+     * lengths, the repair may go astray, and package-merge gives the
+     * optimum. */
+    uint64_t const unlimited = code_cost(nl, deepest, asc, n);
+    limit_depth(nl, deepest, limit, asc, n);
+    if (code_cost(nl, limit, asc, n) * 128 > unlimited * 129) {
+        memset(nl, 0, (XC_HUF_ENC_SYMBOL_MAX + 2) * sizeof *nl);
+        package_merge(nl, asc, n, limit);
+    }
+    return limit;
+}
+
+/* Deals the lengths out by rank: the most frequent symbol (the end of
+ * asc) gets the shortest. */
+static void deal_lengths(uint8_t *len, unsigned nsym, const unsigned *nl, unsigned deepest,
+                         const leaf *asc, unsigned n)
+{
+    unsigned l, r = n;
+    memset(len, 0, nsym);
+    for (l = 1; l <= deepest; l++) {
+        unsigned k;
+        for (k = 0; k < nl[l]; k++) len[asc[--r].symbol] = (uint8_t)l;
+    }
+}
+
+/* Sorts the leaves and builds the unlimited tree; returns the number of
+ * symbols present (below 2: no tree) and the tree's depth in *deepest, and
+ * raises *max_bits to what n symbols need, ceil(log2(n)). */
+static unsigned unlimited_tree(leaf *asc, unsigned *nl, unsigned *deepest, unsigned *max_bits,
+                               const unsigned *count, unsigned max_symbol)
+{
+    unsigned const n = sort_leaves(asc, count, max_symbol);
+    if (n < 2) return n;
+    if (*max_bits < 1) *max_bits = 1;
+    while ((1u << *max_bits) < n) (*max_bits)++;
+    memset(nl, 0, (XC_HUF_ENC_SYMBOL_MAX + 2) * sizeof *nl);
+    *deepest = huffman_depths(nl, asc, n);
+    return n;
+}
+
 size_t xc_huf_build_ctable(xc_huf_ctable *ct, const unsigned *count, unsigned max_symbol,
                            unsigned max_bits)
 {
     leaf asc[XC_HUF_ENC_SYMBOL_MAX + 1];
     unsigned nl[XC_HUF_ENC_SYMBOL_MAX + 2]; /* a tree of n leaves is at most n - 1 deep */
     uint8_t len[XC_HUF_ENC_SYMBOL_MAX + 1];
-    unsigned n, l, r, deepest;
+    unsigned n, deepest = 0;
 
     RETURN_ERROR_IF(max_symbol > XC_HUF_ENC_SYMBOL_MAX || max_bits > MAXB, BAD_PARAMETER);
     memset(ct->elt, 0, sizeof ct->elt);
     ct->max_symbol = 0;
     ct->depth = 0;
 
-    n = sort_leaves(asc, count, max_symbol);
+    n = unlimited_tree(asc, nl, &deepest, &max_bits, count, max_symbol);
     if (n < 2) return 0;
-    /* n symbols need codes of at least ceil(log2(n)) bits. */
-    if (max_bits < 1) max_bits = 1;
-    while ((1u << max_bits) < n) max_bits++;
-
-    memset(nl, 0, sizeof nl);
-    deepest = huffman_depths(nl, asc, n);
-    if (deepest > max_bits) {
-        /* Repair first, and keep the result when it costs at most 1/128
-         * more than the unlimited Huffman code (a lower bound of the
-         * optimum): the usual case of a few rare symbols too deep, where
-         * the repair is all but always optimal.  Otherwise the counts fall
-         * steeply over many lengths, the repair may go astray, and
-         * package-merge gives the optimum. */
-        uint64_t unlimited = code_cost(nl, deepest, asc, n);
-        limit_depth(nl, deepest, max_bits, asc, n);
-        if (code_cost(nl, max_bits, asc, n) * 128 > unlimited * 129) {
-            memset(nl, 0, sizeof nl);
-            package_merge(nl, asc, n, max_bits);
-        }
-        deepest = max_bits;
-    }
-
-    /* Deal the lengths out by rank: the most frequent symbol (the end of
-     * asc) gets the shortest. */
-    memset(len, 0, sizeof len);
-    r = n;
-    for (l = 1; l <= deepest; l++) {
-        unsigned k;
-        for (k = 0; k < nl[l]; k++) len[asc[--r].symbol] = (uint8_t)l;
-    }
+    deepest = limit_counts(nl, deepest, max_bits, asc, n);
+    deal_lengths(len, max_symbol + 1, nl, deepest, asc, n);
     return xc_huf_assign_codes(ct, len, max_symbol + 1);
+}
+
+size_t xc_huf_build_smallest(xc_huf_ctable *ct, const unsigned *count, unsigned max_symbol,
+                             uint8_t *table, size_t cap, size_t *table_size)
+{
+    leaf asc[XC_HUF_ENC_SYMBOL_MAX + 1];
+    unsigned nl0[XC_HUF_ENC_SYMBOL_MAX + 2], nl[XC_HUF_ENC_SYMBOL_MAX + 2];
+    uint8_t len[XC_HUF_ENC_SYMBOL_MAX + 1], best_len[XC_HUF_ENC_SYMBOL_MAX + 1];
+    uint8_t desc[XC_HUF_TABLE_BOUND];
+    unsigned n, deepest = 0, need = 1, limit, last = 0, s;
+    size_t best = SIZE_MAX;
+
+    RETURN_ERROR_IF(max_symbol > XC_HUF_ENC_SYMBOL_MAX || cap < XC_HUF_TABLE_BOUND, BAD_PARAMETER);
+    memset(ct->elt, 0, sizeof ct->elt);
+    ct->max_symbol = 0;
+    ct->depth = 0;
+    *table_size = 0;
+
+    n = unlimited_tree(asc, nl0, &deepest, &need, count, max_symbol);
+    if (n < 2) return 0;
+    for (s = 0; s <= max_symbol; s++) last = count[s] ? s : last;
+    /* Upwards from the shallowest tree the symbols allow, while the total
+     * shrinks (allowing one byte of noise): the smallest sections, where
+     * the search pays, have their best depth near the bottom.  Candidates
+     * are limited by repair alone, without package-merge's check: what is
+     * weighed is what is sent. */
+    unsigned const top = XC_MIN(deepest, (unsigned)MAXB);
+    for (limit = need; limit <= top; limit++) {
+        memcpy(nl, nl0, sizeof nl);
+        if (deepest > limit) limit_depth(nl, deepest, limit, asc, n);
+        unsigned const depth = XC_MIN(deepest, limit);
+        deal_lengths(len, last + 1, nl, depth, asc, n);
+        size_t const ts = xc_huf_write_lengths(desc, sizeof desc, len, last, depth);
+        FORWARD_IF_ERROR(ts);
+        /* Undescribable (all 256 bytes at 8 bits, say): a deeper tree may
+         * still be, so go on. */
+        if (ts == 0) continue;
+        size_t const total = ts + (size_t)(code_cost(nl, depth, asc, n) >> 3);
+        if (best != SIZE_MAX && total > best + 1) break;
+        if (total < best) {
+            best = total;
+            memcpy(best_len, len, last + 1);
+            memcpy(table, desc, ts);
+            *table_size = ts;
+        }
+    }
+    if (best == SIZE_MAX) {
+        /* No depth can be described: xc_huf_build_ctable's tree, for a
+         * caller that uses the codes alone. */
+        memcpy(nl, nl0, sizeof nl);
+        unsigned const depth = limit_counts(nl, deepest, MAXB, asc, n);
+        deal_lengths(best_len, last + 1, nl, depth, asc, n);
+    }
+    return xc_huf_assign_codes(ct, best_len, last + 1);
 }
 
 /* Canonical codes (RFC 8878 §4.2.1): the codes of one length are

@@ -72,17 +72,24 @@ static size_t compress_weights(uint8_t *dst, size_t cap, const uint8_t *w, unsig
 
 size_t xc_huf_write_table(uint8_t *dst, size_t cap, const xc_huf_ctable *ct)
 {
+    uint8_t len[XC_HUF_ENC_SYMBOL_MAX + 1];
+    unsigned s;
+    for (s = 0; s < ct->max_symbol; s++) len[s] = (uint8_t)(ct->elt[s] & 0xFF);
+    return xc_huf_write_lengths(dst, cap, len, ct->max_symbol, ct->depth);
+}
+
+size_t xc_huf_write_lengths(uint8_t *dst, size_t cap, const uint8_t *len, unsigned max_symbol,
+                            unsigned depth)
+{
     uint8_t w[XC_HUF_ENC_SYMBOL_MAX + 1];
     uint8_t fse[FSE_WEIGHTS_MAX];
-    const unsigned n = ct->max_symbol; /* weights written: all but the last symbol's */
+    const unsigned n = max_symbol; /* weights written: all but the last symbol's */
     size_t fse_size, raw_size;
     unsigned s;
 
-    RETURN_ERROR_IF(ct->depth == 0 || ct->depth > XC_HUF_ENC_MAXBITS, BAD_PARAMETER);
-    for (s = 0; s < n; s++) {
-        unsigned len = ct->elt[s] & 0xFF;
-        w[s] = (uint8_t)(len ? ct->depth + 1 - len : 0);
-    }
+    RETURN_ERROR_IF(depth == 0 || depth > XC_HUF_ENC_MAXBITS || max_symbol > XC_HUF_ENC_SYMBOL_MAX,
+                    BAD_PARAMETER);
+    for (s = 0; s < n; s++) w[s] = (uint8_t)(len[s] ? depth + 1 - len[s] : 0);
 
     fse_size = compress_weights(fse, sizeof fse, w, n);
     raw_size = n <= 128 ? 1 + (n + 1) / 2 : 0;
