@@ -118,16 +118,40 @@ static void test_huf_build(void **state)
     printf("# huffman: repaired codes at most %.4f%% above the optimum\n",
            100.0 * (double)worst_num / (double)worst_den);
 
-    /* The suggested depth: in range, with room for the symbols, shallower
-     * only for small inputs. */
-    for (int it = 0; it < 2000; it++) {
-        size_t n = 1 + xc_rand_below(it % 2 ? 300 : 200000);
-        unsigned ms = xc_rand_below(256), d = xc_huf_optimal_depth(11, n, ms);
-        assert_true(d >= 5 && d <= 11);
-        assert_true((1u << d) >= XC_MIN(n, (size_t)ms + 1));
-        if (n >= 4096) assert_int_equal(d, 11);
+    /* The smallest description plus streams (btultra's literals): a valid
+     * code within 11 bits, its description the one xc_huf_write_table
+     * writes for it, never larger in total than xc_huf_build_ctable's
+     * tree, and smaller on some small sections. */
+    int smaller = 0;
+    for (int it = 0; it < 3000; it++) {
+        unsigned ms = xc_rand_below(256);
+        random_hist(count, ms, 1 + xc_rand_below(it % 2 ? 30 : 3000));
+        xc_huf_ctable best;
+        uint8_t table[XC_HUF_TABLE_BOUND], plain[XC_HUF_TABLE_BOUND];
+        size_t ts = 99, d = xc_huf_build_smallest(&best, count, ms, table, sizeof table, &ts);
+        size_t d0 = xc_huf_build_ctable(&ct, count, ms, 11);
+        assert_false(xc_iserr(d));
+        assert_int_equal(d != 0, d0 != 0);
+        if (!d) continue;
+        check_code(&best, count, ms, 11);
+        size_t again = xc_huf_write_table(plain, sizeof plain, &best);
+        assert_int_equal(again, ts);
+        assert_memory_equal(plain, table, ts);
+        size_t t0 = xc_huf_write_table(plain, sizeof plain, &ct);
+        if (ts && t0) {
+            size_t total = ts + (size_t)(huf_cost(&best, count, ms) >> 3);
+            size_t total0 = t0 + (size_t)(huf_cost(&ct, count, ms) >> 3);
+            assert_true(total <= total0);
+            smaller += total < total0;
+        }
     }
-    assert_int_equal(xc_huf_optimal_depth(8, 100000, 255), 8);
+    assert_true(smaller > 0);
+    {
+        uint8_t table[XC_HUF_TABLE_BOUND];
+        size_t ts;
+        assert_true(xc_iserr(xc_huf_build_smallest(&ct, count, 256, table, sizeof table, &ts)));
+        assert_true(xc_iserr(xc_huf_build_smallest(&ct, count, 255, table, 16, &ts)));
+    }
 
     /* Fibonacci counts force the deepest trees; limit them at 11. */
     unsigned fib[256];

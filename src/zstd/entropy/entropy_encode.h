@@ -178,16 +178,6 @@
  *     become codes: for trees built here and for those read from a
  *     dictionary (cdict.c).
  *
- * unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned max_symbol);
- *     A depth limit for n literals with values up to max_symbol: below
- *     max_bits (11) for small blocks, where a shallower tree costs a few
- *     stream bits but saves more in the description (about 0.8% of the
- *     literals section around 1 KiB of literals, nothing from 4 KiB up);
- *     the same rule as libzstd's fast levels.  Within [5, max_bits] (5 at
- *     least), with room for the symbols that can be present (at most n,
- *     at most max_symbol + 1); pass it as xc_huf_build_ctable()'s
- *     max_bits.
- *
  * size_t xc_huf_write_table(uint8_t *dst, size_t cap, const xc_huf_ctable *ct);
  *     Writes the tree description (§4.2.1) of a table from
  *     xc_huf_build_ctable(): FSE-compressed weights or 4-bit weights
@@ -457,7 +447,6 @@ static inline unsigned xc_huf_code(const xc_huf_ctable *ct, unsigned symbol)
 XC_HIDDEN size_t xc_huf_build_ctable(xc_huf_ctable *ct, const unsigned *count,
                                      unsigned max_symbol, unsigned max_bits);
 XC_HIDDEN unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsym);
-XC_HIDDEN unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned max_symbol);
 XC_HIDDEN size_t xc_huf_write_table(uint8_t *dst, size_t cap, const xc_huf_ctable *ct);
 XC_HIDDEN size_t xc_huf_write_lengths(uint8_t *dst, size_t cap, const uint8_t *len,
                                       unsigned max_symbol, unsigned depth);

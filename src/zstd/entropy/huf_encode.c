@@ -432,14 +432,18 @@ size_t xc_huf_build_smallest(xc_huf_ctable *ct, const unsigned *count, unsigned 
     for (s = 0; s <= max_symbol; s++) last = count[s] ? s : last;
     /* Upwards from the shallowest tree the symbols allow, while the total
      * shrinks (allowing one byte of noise): the smallest sections, where
-     * the search pays, have their best depth near the bottom.  Candidates
-     * are limited by repair alone, without package-merge's check: what is
-     * weighed is what is sent. */
+     * the search pays, have their best depth near the bottom.  These
+     * candidates are limited by repair alone, without package-merge's
+     * check: what is weighed is what is sent.  The last candidate is
+     * always xc_huf_build_ctable's own tree, so the result is never larger
+     * than it. */
     unsigned const top = XC_MIN(deepest, (unsigned)MAXB);
     for (limit = need; limit <= top; limit++) {
+        int const last_try = limit == top;
         memcpy(nl, nl0, sizeof nl);
-        if (deepest > limit) limit_depth(nl, deepest, limit, asc, n);
-        unsigned const depth = XC_MIN(deepest, limit);
+        unsigned const depth = last_try ? limit_counts(nl, deepest, limit, asc, n)
+                                        : XC_MIN(deepest, limit);
+        if (!last_try && deepest > limit) limit_depth(nl, deepest, limit, asc, n);
         deal_lengths(len, last + 1, nl, depth, asc, n);
         size_t const ts = xc_huf_write_lengths(desc, sizeof desc, len, last, depth);
         FORWARD_IF_ERROR(ts);
@@ -447,12 +451,13 @@ size_t xc_huf_build_smallest(xc_huf_ctable *ct, const unsigned *count, unsigned 
          * still be, so go on. */
         if (ts == 0) continue;
         size_t const total = ts + (size_t)(code_cost(nl, depth, asc, n) >> 3);
-        if (best != SIZE_MAX && total > best + 1) break;
         if (total < best) {
             best = total;
             memcpy(best_len, len, last + 1);
             memcpy(table, desc, ts);
             *table_size = ts;
+        } else if (total > best + 1 && limit < top) {
+            limit = top - 1; /* on to the last candidate */
         }
     }
     if (best == SIZE_MAX) {
@@ -495,23 +500,6 @@ unsigned xc_huf_assign_codes(xc_huf_ctable *ct, const uint8_t *len, unsigned nsy
     ct->max_symbol = last;
     ct->depth = depth;
     return depth;
-}
-
-unsigned xc_huf_optimal_depth(unsigned max_bits, size_t n, unsigned max_symbol)
-{
-    /* A tree deeper than about half the sample count in bits only serves
-     * symbols seen once or twice, whose longer weights description costs
-     * more than their shorter codes save; but the symbols need room. */
-    unsigned depth = XC_MIN(max_bits, (unsigned)MAXB), by_src, need;
-    if (depth < 5) depth = 5;
-    if (n < 2) return depth;
-    by_src = 62u - xc_clz64((uint64_t)(n - 1)); /* highbit(n - 1) - 1 */
-    need = XC_MIN(63u - xc_clz64((uint64_t)n) + 1,
-                  (max_symbol ? xc_highbit32(max_symbol) : 0) + 2);
-    if (by_src < depth) depth = by_src;
-    if (need > depth) depth = need;
-    if (depth < 5) depth = 5;
-    return XC_MIN(depth, XC_MAX(max_bits, 5u));
 }
 
 size_t xc_huf_estimate_size(const xc_huf_ctable *ct, const unsigned *count, unsigned max_symbol)
