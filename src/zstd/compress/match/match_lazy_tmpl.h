@@ -328,20 +328,22 @@ LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
  * 7 went from 97 to 114 MB/s, 0.78x to 0.92x libzstd's speed.
  */
 #if XC_ZVARIANT_SIMD
-#  define ROW_ONE(name, depth, mls, rl)                                                     \
+#  define ROW_ONE(name, depth, mls, rl, dict)                                               \
     XC_ZFINDER(name##_##mls##_r##rl,                                                        \
-               lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, 0, xc_simd))
-#  define ROW_MLS(name, depth, mls)                                                         \
-    ROW_ONE(name, depth, mls, 4) ROW_ONE(name, depth, mls, 5) ROW_ONE(name, depth, mls, 6)
-#  define ROW_FINDERS(name, depth)                                                          \
-    ROW_MLS(name, depth, 4) ROW_MLS(name, depth, 5) ROW_MLS(name, depth, 6)
+               lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, rl, dict, xc_simd))
+#  define ROW_MLS(name, depth, mls, dict)                                                   \
+    ROW_ONE(name, depth, mls, 4, dict) ROW_ONE(name, depth, mls, 5, dict)                   \
+    ROW_ONE(name, depth, mls, 6, dict)
+#  define ROW_FINDERS(name, depth, dict)                                                    \
+    ROW_MLS(name, depth, 4, dict) ROW_MLS(name, depth, 5, dict) ROW_MLS(name, depth, 6, dict)
 #  define ROW_BY_LOG(name, mls) {name##_##mls##_r4, name##_##mls##_r5, name##_##mls##_r6}
 #  define ROW_TABLE(name) {ROW_BY_LOG(name, 4), ROW_BY_LOG(name, 5), ROW_BY_LOG(name, 6)}
 #else
-#  define ROW_ONE(name, depth, mls)                                                         \
-    XC_ZFINDER(name##_##mls, lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, 0, 0))
-#  define ROW_FINDERS(name, depth)                                                          \
-    ROW_ONE(name, depth, 4) ROW_ONE(name, depth, 5) ROW_ONE(name, depth, 6)
+#  define ROW_ONE(name, depth, mls, dict)                                                   \
+    XC_ZFINDER(name##_##mls,                                                                \
+               lazy_body(ms, ss, rep, src, size, mls, SEARCH_ROW, depth, 0, dict, 0))
+#  define ROW_FINDERS(name, depth, dict)                                                    \
+    ROW_ONE(name, depth, 4, dict) ROW_ONE(name, depth, 5, dict) ROW_ONE(name, depth, 6, dict)
 #  define ROW_BY_LOG(name, mls) {name##_##mls, name##_##mls, name##_##mls}
 #  define ROW_TABLE(name) {ROW_BY_LOG(name, 4), ROW_BY_LOG(name, 5), ROW_BY_LOG(name, 6)}
 #endif
@@ -349,9 +351,9 @@ LAZY_MLS(btlazy2_bt, SEARCH_BT, 2)
 /* [min_match - 4][row_log - 4] */
 typedef xc_zstd_block_fn row_finders[3][3];
 
-ROW_FINDERS(greedy_row, 0)
-ROW_FINDERS(lazy_row, 1)
-ROW_FINDERS(lazy2_row, 2)
+ROW_FINDERS(greedy_row, 0, 0)
+ROW_FINDERS(lazy_row, 1, 0)
+ROW_FINDERS(lazy2_row, 2, 0)
 
 static size_t row_run(const row_finders *t, XC_ZFINDER_ARGS)
 {
@@ -390,24 +392,24 @@ static size_t finder_btlazy2(XC_ZFINDER_ARGS)
     return xc_zfinder_run_mls(&bt, ms, ss, rep, src, size);
 }
 
-/* The attached mode: one copy per strategy and min_match, reading the row
- * log from the match state. */
+/* The attached mode: the row finders once more with the dictionary's
+ * search (its rows are as wide as the frame's, so the same row log serves
+ * both), and btlazy2's tree. */
 #define DICT_MLS(name, kind, depth) XC_ZFINDER_MLS(name, lazy_body, kind, depth, 0, 1)
 
-DICT_MLS(greedy_dict, SEARCH_ROW, 0)
-DICT_MLS(lazy_dict, SEARCH_ROW, 1)
-DICT_MLS(lazy2_dict, SEARCH_ROW, 2)
+ROW_FINDERS(greedy_dict, 0, 1)
+ROW_FINDERS(lazy_dict, 1, 1)
+ROW_FINDERS(lazy2_dict, 2, 1)
 DICT_MLS(btlazy2_dict, SEARCH_BT, 2)
 
 static size_t finder_lazy_dict(XC_ZFINDER_ARGS)
 {
-    static const xc_zfinder_mls_table greedy = XC_ZFINDER_MLS_TABLE(greedy_dict),
-                                      lazy = XC_ZFINDER_MLS_TABLE(lazy_dict),
-                                      lazy2 = XC_ZFINDER_MLS_TABLE(lazy2_dict);
-    const xc_zfinder_mls_table *v = ms->p.strategy == XC_ZSTRAT_GREEDY ? &greedy
-                                    : ms->p.strategy == XC_ZSTRAT_LAZY ? &lazy
-                                                                       : &lazy2;
-    return xc_zfinder_run_mls(v, ms, ss, rep, src, size);
+    static const row_finders greedy = ROW_TABLE(greedy_dict), lazy = ROW_TABLE(lazy_dict),
+                             lazy2 = ROW_TABLE(lazy2_dict);
+    const row_finders *v = ms->p.strategy == XC_ZSTRAT_GREEDY ? &greedy
+                           : ms->p.strategy == XC_ZSTRAT_LAZY ? &lazy
+                                                              : &lazy2;
+    return row_run(v, ms, ss, rep, src, size);
 }
 
 static size_t finder_btlazy2_dict(XC_ZFINDER_ARGS)

@@ -239,12 +239,14 @@ XC_FORCE_INLINE uint64_t row_tag_mask(const uint8_t *tags, unsigned row_log, uin
 }
 
 /* Rotates a row's mask so that bit k is the k-th newest cell of a row
- * whose newest cell is `head`. */
+ * whose newest cell is `head`.  Without a branch on head == 0 (where
+ * head falls is as good as random, and the test mispredicted a third of
+ * the time): the left shift is taken mod 64, so head 0 shifts a 64-cell
+ * mask by 0 and a narrower one past its cells, which `all` drops. */
 XC_FORCE_INLINE uint64_t row_rotate(uint64_t m, unsigned head, uint32_t cells)
 {
-    if (!head) return m;
     uint64_t const all = cells == 64 ? ~0ull : ((uint64_t)1 << cells) - 1;
-    return ((m >> head) | (m << (cells - head))) & all;
+    return ((m >> head) | (m << ((cells - head) & 63))) & all;
 }
 
 /* Appends to cand[*nc] the positions held by the cells of the rotated mask
