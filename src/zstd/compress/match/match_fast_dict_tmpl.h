@@ -128,7 +128,9 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
         size_t const h = hx >> (8 + dlog - hlog);
         uint32_t const cur = (uint32_t)(ip - base);
         uint32_t const idx = ht[h];
-        uint32_t const didx = dtags[dh] == xc_zdict_tag(hx) ? dt[dh] : 0;
+        /* The tag decides with a mask, not a branch: whether a cell holds
+         * ip's tag is as good as random. */
+        uint32_t const didx = dt[dh] & ((uint32_t)0 - (uint32_t)(dtags[dh] == xc_zdict_tag(hx)));
         const uint8_t *seg;
         const uint8_t *match;
         size_t mlen;
@@ -159,20 +161,20 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
                       : live && xc_read32(base + idx) == here) {
                 match = base + idx;
                 mlen = 4 + xc_zcount(ip + 4, match + 4, iend);
-                while (ip > anchor && match > s.low_p && ip[-1] == match[-1]) {
-                    ip--;
-                    match--;
-                    mlen++;
-                }
+                size_t const b = xc_zcount_back(ip, match, XC_MIN((size_t)(ip - anchor),
+                                                                  (size_t)(match - s.low_p)));
+                ip -= b;
+                match -= b;
+                mlen += b;
                 off = (uint32_t)(ip - match);
             } else if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == here) {
                 match = dcontent + didx - 1;
                 mlen = 4 + seg_count2(&s, ip + 4, match + 4, iend, s.dend);
-                while (ip > anchor && match > s.dlow && ip[-1] == match[-1]) {
-                    ip--;
-                    match--;
-                    mlen++;
-                }
+                size_t const b = xc_zcount_back(ip, match, XC_MIN((size_t)(ip - anchor),
+                                                                  (size_t)(match - s.dlow)));
+                ip -= b;
+                match -= b;
+                mlen += b;
                 off = (uint32_t)((size_t)(ip - s.prefix) + (size_t)(s.dend - match));
             } else {
                 ip += ((size_t)(ip - anchor) >> SEARCH_STRENGTH) + step;

@@ -238,6 +238,27 @@ XC_FORCE_INLINE size_t xc_zcount(const uint8_t *ip, const uint8_t *match, const 
     return (size_t)(ip - start);
 }
 
+/* How many bytes before ip and before match agree, at most max (the
+ * bytes both may step back over: to the anchor and to the match's segment
+ * start).  The catch-up after a hashed match: at the fast levels the
+ * positions searched lie several bytes apart, so it runs 0 to 7 steps,
+ * which a byte loop mispredicted at nearly every match; one 8-byte compare
+ * answers it when 8 bytes are there to read.  On a little-endian load the
+ * byte just before ip is the top byte of the XOR, so the leading zero
+ * bytes count the agreement. */
+XC_FORCE_INLINE size_t xc_zcount_back(const uint8_t *ip, const uint8_t *match, size_t max)
+{
+    size_t n = 0;
+    if (XC_LIKELY(max >= 8)) {
+        uint64_t const diff = xc_read64(ip - 8) ^ xc_read64(match - 8);
+        if (XC_LIKELY(diff != 0))
+            return (XC_BIG_ENDIAN ? xc_ctz64(diff) : xc_clz64(diff)) >> 3;
+        n = 8;
+    }
+    while (n < max && ip[-1 - (ptrdiff_t)n] == match[-1 - (ptrdiff_t)n]) n++;
+    return n;
+}
+
 /* xc_zcount() for a match that may lie in another segment: m in a segment
  * ending at mend (a dictionary's content searched in place) goes on at
  * `next` (the frame's first byte) when it reaches mend; mend NULL for a
