@@ -186,10 +186,23 @@ new_offset:
     r0 = (uint32_t)(ip0 - match0);
     off_value = r0 + 3;
     mlen = 4;
-    while ((ip0 > anchor) & (match0 > low_p) && ip0[-1] == match0[-1]) {
-        ip0--;
-        match0--;
-        mlen++;
+    if (accel && gap0 > 2) {
+        /* Searched positions lie target_length + 1 apart: the catch-up
+         * runs 0 to 7 steps, and one compare beats a loop mispredicting
+         * (text at -7: 1.03x -> 1.09x libzstd's speed).  With adjacent
+         * pairs (levels 1 and -1) it is 0 or 1 steps, which the loop
+         * predicts better. */
+        size_t const b =
+            xc_zcount_back(ip0, match0, XC_MIN((size_t)(ip0 - anchor), (size_t)(match0 - low_p)));
+        ip0 -= b;
+        match0 -= b;
+        mlen += b;
+    } else {
+        while ((ip0 > anchor) & (match0 > low_p) && ip0[-1] == match0[-1]) {
+            ip0--;
+            match0--;
+            mlen++;
+        }
     }
 
 extend:
