@@ -59,6 +59,9 @@ const struct xc_crc32c_variant xc_crc32c_variants[] = {
     {"x64-avx2", xc_crc32c_x64_avx2, XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX2},
     {"x64-avx512", xc_crc32c_x64_avx512,
      XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL},
+    {"x64-avx512w", xc_crc32c_x64_avx512w,
+     XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL |
+         XC_CPU_X64_ZEN5},
 #elif defined(XC_ARCH_ARM64)
     {"arm64-crc", xc_crc32c_arm64_crc, XC_CPU_ARM64_CRC},
     {"arm64-pmull", xc_crc32c_arm64_pmull, XC_CPU_ARM64_CRC | XC_CPU_ARM64_PMULL},
@@ -116,7 +119,7 @@ struct tier {
 /* Features a tier may use without requiring them: a CPU that lacks them
  * is still of that tier, and its kernels that need them are not chosen. */
 #if defined(XC_ARCH_X64)
-#  define XC_TIER_OPTIONAL XC_CPU_X64_VNNI
+#  define XC_TIER_OPTIONAL (XC_CPU_X64_VNNI | XC_CPU_X64_ZEN5)
 #else
 #  define XC_TIER_OPTIONAL 0u
 #endif
@@ -129,7 +132,7 @@ static const struct tier tiers[] = {
     {"pclmul", XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL},
     {"avx2", XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX2 | XC_CPU_X64_BMI2},
     {"avx512", XC_CPU_X64_SSE42 | XC_CPU_X64_PCLMUL | XC_CPU_X64_AVX2 | XC_CPU_X64_BMI2 |
-                   XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL | XC_CPU_X64_VNNI},
+                   XC_CPU_X64_AVX512 | XC_CPU_X64_VPCLMUL | XC_CPU_X64_VNNI | XC_CPU_X64_ZEN5},
 };
 #elif defined(XC_ARCH_ARM64)
 #  define XC_ARCH_NAME "arm64"
@@ -161,7 +164,7 @@ static const struct {
     {XC_CPU_X64_SSE42, "sse42"},   {XC_CPU_X64_PCLMUL, "pclmul"},
     {XC_CPU_X64_AVX2, "avx2"},     {XC_CPU_X64_BMI2, "bmi2"},
     {XC_CPU_X64_AVX512, "avx512"}, {XC_CPU_X64_VPCLMUL, "vpclmul"},
-    {XC_CPU_X64_VNNI, "vnni"},
+    {XC_CPU_X64_VNNI, "vnni"},     {XC_CPU_X64_ZEN5, "zen5"},
     {XC_CPU_ARM64_NEON, "neon"},   {XC_CPU_ARM64_CRC, "crc"},
     {XC_CPU_ARM64_PMULL, "pmull"}, {XC_CPU_ARM64_SHA3, "sha3"},
 };
@@ -274,6 +277,13 @@ XC_EARLY static unsigned detect_x64(void)
     if ((f & XC_CPU_X64_AVX2) && zmm && (b7 & avx512) == avx512) f |= XC_CPU_X64_AVX512;
     if ((f & XC_CPU_X64_AVX512) && (c7 & bit_VPCLMULQDQ)) f |= XC_CPU_X64_VPCLMUL;
     if ((f & XC_CPU_X64_AVX512) && (c7 & bit_AVX512VNNI)) f |= XC_CPU_X64_VNNI;
+    /* "AuthenticAMD" in ebx, edx, ecx of leaf 0; the family is the base
+     * family plus the extended one (leaf 1, eax). */
+    cpuid(0, 0, &a, &b, &c, &d);
+    unsigned const amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
+    cpuid(1, 0, &a, &b, &c, &d);
+    unsigned const family = ((a >> 8) & 0xF) + ((a >> 20) & 0xFF);
+    if ((f & XC_CPU_X64_VPCLMUL) && amd && family == 0x1A) f |= XC_CPU_X64_ZEN5;
     return f;
 }
 #  endif
@@ -329,7 +339,7 @@ XC_EARLY static unsigned detect(unsigned long hwcap)
     f = detect_x64();
 #elif defined(XC_ARCH_X64) && defined(XC_HAVE_CPU_FEATURES)
     const X86Info info = GetX86Info();
-    f = xc_cpu_x64_from_cpu_features(&info.features);
+    f = xc_cpu_x64_from_cpu_features(&info);
 #elif defined(XC_ARCH_ARM64) && defined(__linux__)
     if (hwcap & XC_HWCAP_ASIMD) f |= XC_CPU_ARM64_NEON;
     if (hwcap & XC_HWCAP_CRC32) f |= XC_CPU_ARM64_CRC;

@@ -40,6 +40,7 @@ enum {
     XC_CPU_X64_AVX512 = 1u << 4,  /* AVX-512 F, BW, VL, DQ with ZMM state enabled */
     XC_CPU_X64_VPCLMUL = 1u << 5, /* VPCLMULQDQ on YMM/ZMM */
     XC_CPU_X64_VNNI = 1u << 6,    /* AVX-512 VNNI (vpdpwssd), with AVX-512 */
+    XC_CPU_X64_ZEN5 = 1u << 7,    /* AMD family 1Ah, with VPCLMUL: a tuning, not an ISA */
     XC_CPU_ARM64_NEON = 1u << 8,  /* Advanced SIMD */
     XC_CPU_ARM64_CRC = 1u << 9,   /* CRC32 instructions */
     XC_CPU_ARM64_PMULL = 1u << 10,/* PMULL/PMULL2 on 64-bit lanes */

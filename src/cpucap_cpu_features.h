@@ -10,10 +10,13 @@
 #ifndef XC_CPUCAP_CPU_FEATURES_H
 #define XC_CPUCAP_CPU_FEATURES_H
 
+#include <string.h>
+
 #include "cpucap.h"
 
-static inline unsigned xc_cpu_x64_from_cpu_features(const X86Features *x)
+static inline unsigned xc_cpu_x64_from_cpu_features(const X86Info *info)
 {
+    const X86Features *const x = &info->features;
     unsigned f = 0;
     if (!!x->sse4_2 && !!x->ssse3 && !!x->popcnt) f |= XC_CPU_X64_SSE42;
     if ((f & XC_CPU_X64_SSE42) && !!x->pclmulqdq) f |= XC_CPU_X64_PCLMUL;
@@ -26,6 +29,10 @@ static inline unsigned xc_cpu_x64_from_cpu_features(const X86Features *x)
         f |= XC_CPU_X64_AVX512;
     if ((f & XC_CPU_X64_AVX512) && !!x->vpclmulqdq) f |= XC_CPU_X64_VPCLMUL;
     if ((f & XC_CPU_X64_AVX512) && !!x->avx512vnni) f |= XC_CPU_X64_VNNI;
+    /* cpu_features' family is the base family plus the extended one. */
+    if ((f & XC_CPU_X64_VPCLMUL) && info->family == 0x1A &&
+        strcmp(info->vendor, "AuthenticAMD") == 0)
+        f |= XC_CPU_X64_ZEN5;
     return f;
 }
 

@@ -83,7 +83,10 @@ static size_t ncands;
 
 static void collect_candidates(void)
 {
-    unsigned f = xc_cpu_features();
+    /* A tuning flag names no instructions: a variant chosen for one CPU
+     * family runs on any CPU with its ISA, and is tested wherever it can
+     * run. */
+    unsigned f = xc_cpu_features() | XC_CPU_X64_ZEN5;
     ncands = 0;
     for (size_t i = 0; i < xc_crc32c_variant_count && ncands + 1 < 16; i++) {
         if ((xc_crc32c_variants[i].needs & f) != xc_crc32c_variants[i].needs) continue;

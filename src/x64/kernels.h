@@ -16,6 +16,7 @@ XC_HIDDEN uint32_t xc_crc32c_x64_sse42(uint32_t crc, const uint8_t *data, size_t
 XC_HIDDEN uint32_t xc_crc32c_x64_pclmul(uint32_t crc, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_crc32c_x64_avx2(uint32_t crc, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_crc32c_x64_avx512(uint32_t crc, const uint8_t *data, size_t len);
+XC_HIDDEN uint32_t xc_crc32c_x64_avx512w(uint32_t crc, const uint8_t *data, size_t len);
 
 XC_HIDDEN uint32_t xc_inet_sum_x64_ssse3(uint32_t sum, const uint8_t *data, size_t len);
 XC_HIDDEN uint32_t xc_inet_sum_x64_avx2(uint32_t sum, const uint8_t *data, size_t len);
