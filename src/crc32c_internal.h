@@ -120,6 +120,7 @@ static inline uint32_t xc_crc32c_xpow8n_soft(uint64_t n)
 #  define XC_HW_TARGET_CRC XC_TARGET("sse4.2")
 #  define XC_HW_TARGET_MUL XC_TARGET("sse4.2,pclmul")
 #  define XC_HW_WORD(c, w) XC_CRC32C_WORD_X64(c, w)
+#  define XC_HW_WORD32(c, w) ((uint64_t)_mm_crc32_u32((uint32_t)(c), (w)))
 #  define XC_HW_CLMUL(a, b)                                                                  \
       ((uint64_t)_mm_cvtsi128_si64(                                                          \
           _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)(a)), _mm_cvtsi32_si128((int)(b)), 0x00)))
@@ -139,6 +140,7 @@ static inline uint32_t xc_crc32c_xpow8n_soft(uint64_t n)
 #  define XC_HW_TARGET_CRC XC_TARGET("+crc")
 #  define XC_HW_TARGET_MUL XC_TARGET("+crc+crypto")
 #  define XC_HW_WORD(c, w) XC_CRC32C_WORD_ARM64(c, w)
+#  define XC_HW_WORD32(c, w) ((uint64_t)__crc32cw((uint32_t)(c), (w)))
 #  define XC_HW_CLMUL(a, b) vgetq_lane_u64(vreinterpretq_u64_p128(vmull_p64((a), (b))), 0)
 #  include "crc32c_hw_tmpl.h"
 
