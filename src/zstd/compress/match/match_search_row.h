@@ -155,7 +155,22 @@ XC_FORCE_INLINE uint32_t row_next_hash(xc_zsearch *s, uint32_t idx, size_t end, 
     return h;
 }
 
-/* Brings the rows up to date for a search at index cur. */
+/* row_next_hash() for an idx known to lie 16 bytes or more before the
+ * block's end. */
+XC_FORCE_INLINE uint32_t row_next_hash_inner(xc_zsearch *s, uint32_t idx, unsigned mls)
+{
+    uint32_t const h = s->cache[idx & 7];
+    uint32_t const hn = row_hash(s, s->base + idx + 8, mls);
+    s->cache[idx & 7] = hn;
+    row_prefetch(s, hn);
+    return h;
+}
+
+/* Brings the rows up to date for a search at index cur.  The positions a
+ * match covered are inserted in a loop that does not ask, position by
+ * position, whether the one 8 ahead is still hashable: only the last 16
+ * bytes of a block need that (4 instructions of an insert's 40, on 1 MiB
+ * of JSON at level 5). */
 XC_FORCE_INLINE void row_update(xc_zsearch *s, uint32_t cur, const uint8_t *iend, unsigned mls)
 {
     size_t const end = (size_t)(iend - s->base);
@@ -166,6 +181,10 @@ XC_FORCE_INLINE void row_update(xc_zsearch *s, uint32_t cur, const uint8_t *iend
         s->next = idx = cur - ROW_KEEP_END;
         row_fill_cache(s, iend, mls);
     }
+    uint32_t const inner = end >= 2 * XC_ZSTD_HASH_READ
+                               ? (uint32_t)XC_MIN((size_t)cur, end - 2 * XC_ZSTD_HASH_READ + 1)
+                               : idx;
+    for (; idx < inner; idx++) row_insert_one(s, idx, row_next_hash_inner(s, idx, mls));
     for (; idx < cur; idx++) row_insert_one(s, idx, row_next_hash(s, idx, end, mls));
     s->next = cur;
 }
