@@ -96,7 +96,7 @@ XC_FORCE_INLINE uint32_t segs_open(segs *s, const xc_zmatch_state *ms, const uin
 
 XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                       const uint8_t *const src, size_t const size,
-                                      unsigned const mls)
+                                      unsigned const mls, int const small)
 {
     const xc_zstd_cdict *const cd = ms->dict;
     uint32_t *const ht = ms->hash_table;
@@ -120,7 +120,6 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
     /* The negative levels' acceleration: the gap between searched
      * positions starts at target_length instead of 1. */
     size_t const step = ms->p.target_length + !ms->p.target_length;
-    int const small = size <= 1024;
 
     while (ip < ilimit) {
         size_t const hx = xc_zhash(ip, dlog + 8, mls);
@@ -154,11 +153,10 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
              * The dictionary's cell keeps its test: an empty cell (tag
              * mismatch) is the usual case and predicts well, and masking
              * it measured slower on 4 KiB records. */
-            int const live = idx >= low;
-            const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip);
             uint32_t const here = xc_read32(ip);
-            if (small ? ((xc_read32(cp) ^ here) | (uint32_t)!live) == 0
-                      : live && xc_read32(base + idx) == here) {
+            if (small ? ((xc_read32(xc_zsel_ptr(idx >= low, base, idx, ip)) ^ here) |
+                         (uint32_t)(idx < low)) == 0
+                      : idx >= low && xc_read32(base + idx) == here) {
                 match = base + idx;
                 mlen = 4 + xc_zcount(ip + 4, match + 4, iend);
                 size_t const b = xc_zcount_back(ip, match, XC_MIN((size_t)(ip - anchor),
@@ -365,16 +363,26 @@ static size_t finder_dfast_dict(XC_ZFINDER_ARGS)
     XC_ZFINDER_RUN(copies, 4u, 7u);
 }
 
-XC_ZFINDER(fast_dict_4, fast_dict_body(ms, ss, rep, src, size, 4))
-XC_ZFINDER(fast_dict_5, fast_dict_body(ms, ss, rep, src, size, 5))
-XC_ZFINDER(fast_dict_6, fast_dict_body(ms, ss, rep, src, size, 6))
-XC_ZFINDER(fast_dict_7, fast_dict_body(ms, ss, rep, src, size, 7))
+/* One copy per hash width and frame size class (the stale-slot mask is for
+ * frames of FAST_DICT_SMALL bytes or less, see above), so that neither
+ * loop carries the other's test. */
+#define FAST_DICT_SMALL 1024
+XC_ZFINDER(fast_dict_4, fast_dict_body(ms, ss, rep, src, size, 4, 0))
+XC_ZFINDER(fast_dict_5, fast_dict_body(ms, ss, rep, src, size, 5, 0))
+XC_ZFINDER(fast_dict_6, fast_dict_body(ms, ss, rep, src, size, 6, 0))
+XC_ZFINDER(fast_dict_7, fast_dict_body(ms, ss, rep, src, size, 7, 0))
+XC_ZFINDER(fast_dict_4s, fast_dict_body(ms, ss, rep, src, size, 4, 1))
+XC_ZFINDER(fast_dict_5s, fast_dict_body(ms, ss, rep, src, size, 5, 1))
+XC_ZFINDER(fast_dict_6s, fast_dict_body(ms, ss, rep, src, size, 6, 1))
+XC_ZFINDER(fast_dict_7s, fast_dict_body(ms, ss, rep, src, size, 7, 1))
 
 static size_t finder_fast_dict(XC_ZFINDER_ARGS)
 {
-    static const xc_zstd_block_fn copies[4] = {fast_dict_4, fast_dict_5, fast_dict_6,
-                                               fast_dict_7};
-    XC_ZFINDER_RUN(copies, 4u, 7u);
+    static const xc_zstd_block_fn copies[2][4] = {
+        {fast_dict_4, fast_dict_5, fast_dict_6, fast_dict_7},
+        {fast_dict_4s, fast_dict_5s, fast_dict_6s, fast_dict_7s},
+    };
+    XC_ZFINDER_RUN(copies[size <= FAST_DICT_SMALL], 4u, 7u);
 }
 
 #endif
