@@ -137,8 +137,19 @@ static int confirm_overwrite(const char *path)
         xc_cli_msg(1, "%s already exists; stdin is an input - not proceeding.", path);
         return 0;
     }
-    fprintf(stderr, "xcodec: %s already exists; ", path);
-    if (xc_cli_confirm("overwrite (y/n) ? ")) return 1;
+    /* The question goes out in one write: in two, the terminal's echo of
+     * a quick answer could land between them (seen in the tests, where
+     * script(1) types the answer). */
+    size_t const n = strlen(path) + 64;
+    char *const q = (char *)malloc(n);
+    if (!q) {
+        xc_cli_msg(1, "%s already exists; not overwritten", path);
+        return 0;
+    }
+    snprintf(q, n, "xcodec: %s already exists; overwrite (y/n) ? ", path);
+    int const yes = xc_cli_confirm(q);
+    free(q);
+    if (yes) return 1;
     fputs("Not overwritten  \n", stderr);
     return 0;
 }
