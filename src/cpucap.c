@@ -259,8 +259,12 @@ XC_EARLY static unsigned detect_x64(void)
     unsigned a, b, c, d, max, f = 0;
     cpuid(0, 0, &max, &b, &c, &d);
     if (max < 1) return 0;
+    /* "AuthenticAMD" in ebx, edx, ecx of leaf 0. */
+    unsigned const amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
     cpuid(1, 0, &a, &b, &c, &d);
     const unsigned c1 = c;
+    /* The family is the base family plus the extended one (leaf 1, eax). */
+    unsigned const family = ((a >> 8) & 0xF) + ((a >> 20) & 0xFF);
     unsigned b7 = 0, c7 = 0;
     if (max >= 7) {
         cpuid(7, 0, &a, &b, &c, &d);
@@ -277,12 +281,6 @@ XC_EARLY static unsigned detect_x64(void)
     if ((f & XC_CPU_X64_AVX2) && zmm && (b7 & avx512) == avx512) f |= XC_CPU_X64_AVX512;
     if ((f & XC_CPU_X64_AVX512) && (c7 & bit_VPCLMULQDQ)) f |= XC_CPU_X64_VPCLMUL;
     if ((f & XC_CPU_X64_AVX512) && (c7 & bit_AVX512VNNI)) f |= XC_CPU_X64_VNNI;
-    /* "AuthenticAMD" in ebx, edx, ecx of leaf 0; the family is the base
-     * family plus the extended one (leaf 1, eax). */
-    cpuid(0, 0, &a, &b, &c, &d);
-    unsigned const amd = b == 0x68747541u && d == 0x69746e65u && c == 0x444d4163u;
-    cpuid(1, 0, &a, &b, &c, &d);
-    unsigned const family = ((a >> 8) & 0xF) + ((a >> 20) & 0xFF);
     if ((f & XC_CPU_X64_VPCLMUL) && amd && family == 0x1A) f |= XC_CPU_X64_ZEN5;
     return f;
 }

@@ -319,21 +319,25 @@ AVX512_TARGET XC_NOINLINE static uint32_t long_input_wide(uint32_t c, const uint
  * 512-bit spills).  The entry starts on a 64-byte boundary and its branch
  * targets too (XC_ALIGN_JUMPS): short inputs are bound by taken branches,
  * and how their targets fell in the fetch windows moved 16 bytes by 10%
- * between two programs, measured from bench/installed. */
-AVX512_TARGET XC_ALIGNED(64) XC_ALIGN_JUMPS
-uint32_t xc_crc32c_x64_avx512(uint32_t crc, const uint8_t *p, size_t len)
+ * between two programs, measured from bench/installed.  wide (a constant
+ * after inlining) picks the long path's stream width. */
+AVX512_TARGET XC_FORCE_INLINE uint32_t entry(uint32_t crc, const uint8_t *p, size_t len, int wide)
 {
     if (XC_LIKELY(len < SHORT_MAX)) return ~xc_crc32c_x64_short(~crc, p, len);
     if (len < MIX_MIN) return ~vector_only(~crc, p, len);
-    return ~long_input(~crc, p, len);
+    return wide ? ~long_input_wide(~crc, p, len) : ~long_input(~crc, p, len);
+}
+
+AVX512_TARGET XC_ALIGNED(64) XC_ALIGN_JUMPS
+uint32_t xc_crc32c_x64_avx512(uint32_t crc, const uint8_t *p, size_t len)
+{
+    return entry(crc, p, len, 0);
 }
 
 AVX512_TARGET XC_ALIGNED(64) XC_ALIGN_JUMPS
 uint32_t xc_crc32c_x64_avx512w(uint32_t crc, const uint8_t *p, size_t len)
 {
-    if (XC_LIKELY(len < SHORT_MAX)) return ~xc_crc32c_x64_short(~crc, p, len);
-    if (len < MIX_MIN) return ~vector_only(~crc, p, len);
-    return ~long_input_wide(~crc, p, len);
+    return entry(crc, p, len, 1);
 }
 
 #endif /* XC_ARCH_X64 */

@@ -87,6 +87,15 @@ XC_HIDDEN xc_zstd_cparams xc_zstd_cdict_params(int level, size_t size);
  * top bits are the cell (xc_zhash with the table's log), the low 8 the tag. */
 static inline uint8_t xc_zdict_tag(size_t hash_plus8) { return (uint8_t)hash_plus8; }
 
+/* Cell hash_plus8 >> 8 of a tagged dictionary table, or 0 (empty) when its
+ * tag is not hash_plus8's.  Decided with a mask, not a branch: in text-like
+ * records whether a cell carries the tag is as good as random. */
+static inline uint32_t xc_zdict_cell(const uint32_t *cells, const uint8_t *tags, size_t hash_plus8)
+{
+    size_t const i = hash_plus8 >> 8;
+    return cells[i] & ((uint32_t)0 - (uint32_t)(tags[i] == xc_zdict_tag(hash_plus8)));
+}
+
 /* The finders for a frame whose ms->dict is set are each ISA variant's
  * `attached` table (compress_kernels.h): fast and dfast with the
  * dictionary's min_match and tables no larger than the dictionary's

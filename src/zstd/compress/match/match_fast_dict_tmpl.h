@@ -123,13 +123,10 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
 
     while (ip < ilimit) {
         size_t const hx = xc_zhash(ip, dlog + 8, mls);
-        size_t const dh = hx >> 8;
         size_t const h = hx >> (8 + dlog - hlog);
         uint32_t const cur = (uint32_t)(ip - base);
         uint32_t const idx = ht[h];
-        /* The tag decides with a mask, not a branch: whether a cell holds
-         * ip's tag is as good as random. */
-        uint32_t const didx = dt[dh] & ((uint32_t)0 - (uint32_t)(dtags[dh] == xc_zdict_tag(hx)));
+        uint32_t const didx = xc_zdict_cell(dt, dtags, hx);
         const uint8_t *seg;
         const uint8_t *match;
         size_t mlen;
@@ -149,30 +146,17 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
              * Only in small frames: in larger ones the frame's own
              * positions soon fill the table, the test predicts well, and
              * the mask measured slower (random 4 KiB records 0.97x ->
-             * 0.89x libzstd's speed, 256 B records 0.89x -> 1.27x).
-             * The dictionary's cell keeps its test: an empty cell (tag
-             * mismatch) is the usual case and predicts well, and masking
-             * it measured slower on 4 KiB records. */
+             * 0.89x libzstd's speed, 256 B records 0.89x -> 1.27x). */
             uint32_t const here = xc_read32(ip);
-            if (small ? ((xc_read32(xc_zsel_ptr(idx >= low, base, idx, ip)) ^ here) |
-                         (uint32_t)(idx < low)) == 0
-                      : idx >= low && xc_read32(base + idx) == here) {
+            if (xc_zcand4(ip, base, idx, low, small)) {
                 match = base + idx;
                 mlen = 4 + xc_zcount(ip + 4, match + 4, iend);
-                size_t const b = xc_zcount_back(ip, match, XC_MIN((size_t)(ip - anchor),
-                                                                  (size_t)(match - s.low_p)));
-                ip -= b;
-                match -= b;
-                mlen += b;
+                mlen += xc_zcatch_up(&ip, &match, anchor, s.low_p);
                 off = (uint32_t)(ip - match);
             } else if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == here) {
                 match = dcontent + didx - 1;
                 mlen = 4 + seg_count2(&s, ip + 4, match + 4, iend, s.dend);
-                size_t const b = xc_zcount_back(ip, match, XC_MIN((size_t)(ip - anchor),
-                                                                  (size_t)(match - s.dlow)));
-                ip -= b;
-                match -= b;
-                mlen += b;
+                mlen += xc_zcatch_up(&ip, &match, anchor, s.dlow);
                 off = (uint32_t)((size_t)(ip - s.prefix) + (size_t)(s.dend - match));
             } else {
                 ip += ((size_t)(ip - anchor) >> SEARCH_STRENGTH) + step;
@@ -246,17 +230,16 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
     while (ip < ilimit) {
         size_t const x8 = xc_zhash(ip, dllog + 8, 8);
         size_t const xm = xc_zhash(ip, dslog + 8, mls);
-        size_t const d8 = x8 >> 8, dm = xm >> 8;
+
         size_t const h8 = x8 >> (8 + dllog - llog), hm = xm >> (8 + dslog - slog);
         uint32_t const cur = (uint32_t)(ip - base);
         uint32_t const il = hl[h8], is = hs[hm];
-        /* Tags decide with masks, as in fast_dict_body: on text-like
-         * records whether a cell carries ip's tag is as good as random
-         * (json, logs, text 256x4K+dict L3: 3-8% faster).  Records that
-         * match nothing pay two loads the branch skipped (random: 1.11x ->
-         * 1.00x libzstd's speed). */
-        uint32_t const jl = dl[d8] & ((uint32_t)0 - (uint32_t)(tl[d8] == xc_zdict_tag(x8)));
-        uint32_t const js = ds[dm] & ((uint32_t)0 - (uint32_t)(ts[dm] == xc_zdict_tag(xm)));
+        /* Tags decide with masks (xc_zdict_cell): json, logs, text
+         * 256x4K+dict L3 3-8% faster; records that match nothing pay two
+         * loads the branch skipped (random: 1.11x -> 1.00x libzstd's
+         * speed). */
+        uint32_t const jl = xc_zdict_cell(dl, tl, x8);
+        uint32_t const js = xc_zdict_cell(ds, ts, xm);
         const uint8_t *seg = NULL;
         const uint8_t *match;
         size_t mlen;
@@ -292,10 +275,9 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
             }
             const uint8_t *const ip1 = ip + 1;
             size_t const x1 = xc_zhash(ip1, dllog + 8, 8);
-            size_t const d1 = x1 >> 8;
             size_t const h1 = x1 >> (8 + dllog - llog);
             uint32_t const il1 = hl[h1];
-            uint32_t const jl1 = dl[d1] & ((uint32_t)0 - (uint32_t)(tl[d1] == xc_zdict_tag(x1)));
+            uint32_t const jl1 = xc_zdict_cell(dl, tl, x1);
             hl[h1] = cur + 1;
             if (il1 >= low && xc_read64(base + il1) == xc_read64(ip1)) {
                 ip = ip1;
@@ -313,11 +295,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
         }
         {
             const uint8_t *const lowest = seg ? s.dlow : s.low_p;
-            size_t const b = xc_zcount_back(ip, match, XC_MIN((size_t)(ip - anchor),
-                                                              (size_t)(match - lowest)));
-            ip -= b;
-            match -= b;
-            mlen += b;
+            mlen += xc_zcatch_up(&ip, &match, anchor, lowest);
             uint32_t const off = seg ? (uint32_t)((size_t)(ip - s.prefix) + (size_t)(s.dend - match))
                                      : (uint32_t)(ip - match);
             r2 = r1;

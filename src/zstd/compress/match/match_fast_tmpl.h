@@ -44,29 +44,10 @@
 /* Bytes without a match after which the stride grows by one. */
 #define FAST_STRIDE_STEP 128
 
-/* Whether the 4 bytes at ip0 match the candidate idx, which counts only
- * inside the window (idx >= low).  Two ways to ask, the same answer:
- * - masked: in small windows (small frames, a reused context) most slots
- *   hold older frames' positions, as good as random, and a branch on them
- *   mispredicts.  A stale slot reads ip0 itself and the mask refuses it
- *   (xc_zsel_ptr).
- * - branched: in large windows nearly every slot is live, the branch is
- *   always right, and the candidate's load starts without waiting for the
- *   comparison with low.  The mask there measured 13% slower (1 MiB of
- *   executables at -1).
+/* Windows below 2^19 test candidates with a mask (xc_zcand4): the mask
+ * measured 13% slower in large ones (1 MiB of executables at -1).
  * libzstd 1.5.5 splits the same way, at the same window log. */
 #define FAST_MASKED_BELOW_WLOG 19
-
-XC_FORCE_INLINE int fast_found(const uint8_t *ip0, const uint8_t *base, uint32_t idx,
-                               uint32_t low, int masked)
-{
-    if (masked) {
-        int const live = idx >= low;
-        const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip0);
-        return ((xc_read32(ip0) ^ xc_read32(cp)) | (uint32_t)!live) == 0;
-    }
-    return idx >= low && xc_read32(ip0) == xc_read32(base + idx);
-}
 
 XC_FORCE_INLINE size_t fast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                  const uint8_t *const src, size_t const size, unsigned const mls,
@@ -133,7 +114,7 @@ restart:
             goto extend;
         }
         {
-            if (fast_found(ip0, base, idx, low, masked)) {
+            if (xc_zcand4(ip0, base, idx, low, masked)) {
                 /* ip1 = ip0 + 1 and the match covers at least 4 bytes. */
                 ht[h1] = (uint32_t)(ip1 - base);
                 goto new_offset;
@@ -150,7 +131,7 @@ restart:
         cur0 = (uint32_t)(ip0 - base);
         ht[h0] = cur0;
         {
-            if (fast_found(ip0, base, idx, low, masked)) {
+            if (xc_zcand4(ip0, base, idx, low, masked)) {
                 /* ip1 = ip0 + step - 1: before the end of a match of at
                  * least 4 bytes only while step <= 4. */
                 if (step <= 4) ht[h1] = (uint32_t)(ip1 - base);
@@ -192,11 +173,7 @@ new_offset:
          * (text at -7: 1.03x -> 1.09x libzstd's speed).  With adjacent
          * pairs (levels 1 and -1) it is 0 or 1 steps, which the loop
          * predicts better. */
-        size_t const b =
-            xc_zcount_back(ip0, match0, XC_MIN((size_t)(ip0 - anchor), (size_t)(match0 - low_p)));
-        ip0 -= b;
-        match0 -= b;
-        mlen += b;
+        mlen += xc_zcatch_up(&ip0, &match0, anchor, low_p);
     } else {
         while ((ip0 > anchor) & (match0 > low_p) && ip0[-1] == match0[-1]) {
             ip0--;

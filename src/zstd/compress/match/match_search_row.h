@@ -143,20 +143,8 @@ XC_FORCE_INLINE void row_insert_one(xc_zsearch *s, uint32_t idx, uint32_t h)
 
 /* Takes the hash of position idx from the cache and puts there the hash of
  * idx + 8, prefetching its row (within 16 bytes of iend there is nothing to
- * compute: such positions are never searched in this block). */
-XC_FORCE_INLINE uint32_t row_next_hash(xc_zsearch *s, uint32_t idx, size_t end, unsigned mls)
-{
-    uint32_t const h = s->cache[idx & 7];
-    if (XC_LIKELY((size_t)idx + 2 * XC_ZSTD_HASH_READ <= end)) {
-        uint32_t const hn = row_hash(s, s->base + idx + 8, mls);
-        s->cache[idx & 7] = hn;
-        row_prefetch(s, hn);
-    }
-    return h;
-}
-
-/* row_next_hash() for an idx known to lie 16 bytes or more before the
- * block's end. */
+ * compute: such positions are never searched in this block; the _inner
+ * form is for an idx known to lie before that). */
 XC_FORCE_INLINE uint32_t row_next_hash_inner(xc_zsearch *s, uint32_t idx, unsigned mls)
 {
     uint32_t const h = s->cache[idx & 7];
@@ -164,6 +152,13 @@ XC_FORCE_INLINE uint32_t row_next_hash_inner(xc_zsearch *s, uint32_t idx, unsign
     s->cache[idx & 7] = hn;
     row_prefetch(s, hn);
     return h;
+}
+
+XC_FORCE_INLINE uint32_t row_next_hash(xc_zsearch *s, uint32_t idx, size_t end, unsigned mls)
+{
+    if (XC_LIKELY((size_t)idx + 2 * XC_ZSTD_HASH_READ <= end))
+        return row_next_hash_inner(s, idx, mls);
+    return s->cache[idx & 7];
 }
 
 /* Brings the rows up to date for a search at index cur.  The positions a

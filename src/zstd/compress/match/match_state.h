@@ -259,6 +259,40 @@ XC_FORCE_INLINE size_t xc_zcount_back(const uint8_t *ip, const uint8_t *match, s
     return n;
 }
 
+/* Whether the 4 bytes at ip match those at candidate index idx, which
+ * counts only inside the window (idx >= low).  Two ways to ask, the same
+ * answer:
+ * - masked: in small windows (small frames, a reused context) most slots
+ *   hold older frames' positions, as good as random, and a branch on them
+ *   mispredicts.  A stale slot reads ip itself and the mask refuses it
+ *   (xc_zsel_ptr).
+ * - branched: in large windows nearly every slot is live, the branch is
+ *   always right, and the candidate's load starts without waiting for the
+ *   comparison with low. */
+XC_FORCE_INLINE int xc_zcand4(const uint8_t *ip, const uint8_t *base, uint32_t idx, uint32_t low,
+                              int masked)
+{
+    if (masked) {
+        int const live = idx >= low;
+        const uint8_t *const cp = xc_zsel_ptr(live, base, idx, ip);
+        return ((xc_read32(ip) ^ xc_read32(cp)) | (uint32_t)!live) == 0;
+    }
+    return idx >= low && xc_read32(ip) == xc_read32(base + idx);
+}
+
+/* Moves a match found at *ip back over the bytes before it that agree
+ * (not before anchor, nor below mlow, the start of the match's segment);
+ * returns how many. */
+XC_FORCE_INLINE size_t xc_zcatch_up(const uint8_t **ip, const uint8_t **match,
+                                    const uint8_t *anchor, const uint8_t *mlow)
+{
+    size_t const b =
+        xc_zcount_back(*ip, *match, XC_MIN((size_t)(*ip - anchor), (size_t)(*match - mlow)));
+    *ip -= b;
+    *match -= b;
+    return b;
+}
+
 /* xc_zcount() for a match that may lie in another segment: m in a segment
  * ending at mend (a dictionary's content searched in place) goes on at
  * `next` (the frame's first byte) when it reaches mend; mend NULL for a
