@@ -583,8 +583,8 @@ typedef enum {
      * values are clamped into range, as libzstd does. */
     XC_ZSTD_C_NB_WORKERS = 400,  /* 0 (default): compress in the calling thread;
                                     1..256 (64 on 32-bit targets) */
-    XC_ZSTD_C_JOB_SIZE = 401,    /* 0 (default): 4 windows, at least 1 MiB; else
-                                    512 KiB..1 GiB (smaller values become 512 KiB) */
+    XC_ZSTD_C_JOB_SIZE = 401,    /* 0 (default): see below; else 512 KiB..1 GiB
+                                    (smaller values become 512 KiB) */
     XC_ZSTD_C_OVERLAP_LOG = 402, /* 0 (default): by strategy; 1 none .. 9 a whole window */
     /* xcodec's own (libzstd has no such parameter; see below). */
     XC_ZSTD_C_JOB_FRAMES = 410   /* 0 (default): the jobs make one frame; 1: each job is a
@@ -593,8 +593,14 @@ typedef enum {
 
 /*
  * Workers (XC_ZSTD_C_NB_WORKERS >= 1).  The input is cut into jobs of
- * XC_ZSTD_C_JOB_SIZE bytes, and each job is compressed on a thread of the
- * context's pool, with the last bytes of the input before it as history
+ * XC_ZSTD_C_JOB_SIZE bytes, by default libzstd's 4 windows (at least 1 MiB;
+ * with long-distance matching 8 cycles of the search tables, at least
+ * 2 MiB), or, when the content size is known (one-shot, or pledged) and
+ * long-distance matching is off, a sixteenth of the content if that is
+ * smaller, but not less than 2 windows, 8 overlaps or 1 MiB: more jobs, so
+ * that workers that finish at different times idle less at the end.  Each
+ * job is compressed on a thread of the context's pool, with the last bytes
+ * of the input before it as history
  * (the overlap: 2^(window_log - 9 + OVERLAP_LOG) bytes; by default a
  * window / 8 for fast to lazy, / 4 for lazy2 and btlazy2, / 2 for btopt and
  * btultra, a whole window for btultra2); the jobs' blocks go out in order
@@ -614,14 +620,17 @@ typedef enum {
  * (xc_zstd_cctx_ref_thread_pool()), or else from a pool of nb_workers
  * threads the context starts at its first frame with workers and keeps
  * until it is freed or nb_workers changes.  The calling thread reads the
- * input, computes the checksum and writes the output; it waits for the
- * workers when it has nothing else to do.
+ * input and writes the output; it waits for the workers when it has
+ * nothing else to do.  The content checksum is the calling thread's work
+ * when streaming, and one-shot a task for the pool after the last job.
  *
- * Memory: nb_workers + 1 jobs are in flight at most, each holding a worker
- * context (about xc_zstd_estimate_cctx_size() of the level), its input
- * with the overlap (streaming only: one-shot input is read where it lies)
- * and room for its output (the job's compress bound):
- * xc_zstd_estimate_cctx_size_workers() counts it.  In a library built
+ * Memory: nb_workers + 1 worker contexts (each about
+ * xc_zstd_estimate_cctx_size() of the level).  Streaming, nb_workers + 1
+ * jobs are in flight at most, each holding its input with the overlap and
+ * room for its output (the job's compress bound); one-shot, whose input is
+ * read where it lies, up to 2 * nb_workers + 1 jobs hold room for their
+ * output, so that a slow job does not hold back the workers:
+ * xc_zstd_estimate_cctx_size_workers() counts the larger.  In a library built
  * without threads, XC_ZSTD_C_NB_WORKERS, XC_ZSTD_C_JOB_SIZE and
  * XC_ZSTD_C_OVERLAP_LOG accept only 0 and fail otherwise with
  * XC_ERROR_UNSUPPORTED.

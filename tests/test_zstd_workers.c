@@ -11,6 +11,10 @@
  * - a streamed frame with a pledged size and no flush is the one-shot
  *   frame; an input of one job is the frame of nb_workers = 0;
  * - a dictionary and long-distance matching with workers; a shared pool;
+ * - a slow first job, which the jobs after it overtake: the same frame for
+ *   every count of workers, and an output too small fails cleanly;
+ * - the default job size: libzstd's when the content size is unknown, a
+ *   sixteenth of a known content within its floor and that ceiling;
  * - reset and free in the middle of a frame, errors mid-frame (a pledged
  *   size not met) leave no job behind (ASan and TSan watch it);
  * - the parameters' bounds and defaults are libzstd's;
@@ -123,6 +127,22 @@ static void check_decodes(const uint8_t *frame, size_t size, const uint8_t *want
     free(back);
 }
 
+/* The first frame of a sweep is checked to decode and kept as *ref; each
+ * later one must be the same bytes, and is freed. */
+static void keep_or_compare(uint8_t **ref, size_t *ref_size, uint8_t *frame, size_t size,
+                            const uint8_t *src, size_t n, const char *what)
+{
+    if (!*ref) {
+        check_decodes(frame, size, src, n, what);
+        *ref = frame;
+        *ref_size = size;
+        return;
+    }
+    assert_int_equal(size, *ref_size);
+    assert_memory_equal(frame, *ref, size);
+    free(frame);
+}
+
 static uint64_t fnv(uint64_t h, const uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
@@ -221,6 +241,66 @@ static void test_workers_oneshot_and_stream(void **state)
         free(ref_f);
         free(src);
     }
+}
+
+/* The first job is text at a slow level, the others zeros: with two or
+ * more workers the later jobs finish first and wait for it out of their
+ * slots.  The frame is the same for every count of workers; an output
+ * that is too small fails with DST_TOO_SMALL and the context compresses
+ * again afterwards. */
+static void test_slow_first_job(void **state)
+{
+    (void)state;
+    size_t const n = 12 * JOB;
+    uint8_t *src = zt_malloc(n);
+    memset(src, 0, n);
+    zt_gen(ZT_TEXT, src, JOB, 77);
+    size_t ref_size = 0;
+    uint8_t *ref = NULL;
+    unsigned const top = tsan_mode() ? 2 : 4;
+    for (unsigned w = 1; w <= top; w++) {
+        xc_zstd_cctx *c = new_cctx(12, (int)w, (int)JOB);
+        size_t size;
+        uint8_t *frame = oneshot(c, src, n, &size);
+        keep_or_compare(&ref, &ref_size, frame, size, src, n, "slow first job");
+        uint8_t *small = zt_malloc(ref_size - 1);
+        assert_int_equal(xc_zstd_compress_cctx(c, small, ref_size - 1, src, n),
+                         ERR(DST_TOO_SMALL));
+        free(small);
+        frame = oneshot(c, src, n, &size);
+        assert_int_equal(size, ref_size);
+        assert_memory_equal(frame, ref, size);
+        free(frame);
+        xc_zstd_cctx_free(c);
+    }
+    free(ref);
+    free(src);
+}
+
+/* The default job: libzstd's 4 windows without a content size, a
+ * sixteenth of the content when that is smaller, never under 2 windows or
+ * 8 overlaps; a job size set is kept. */
+static void test_default_job_size(void **state)
+{
+    (void)state;
+    xc_zstd_cparams const p9 = xc_zstd_level_params(9, XC_ZSTD_SIZE_UNKNOWN);
+    size_t const window = (size_t)1 << p9.window_log;
+    size_t const ov = xc_zstd_mt_overlap(NULL, &p9);
+    size_t const base = XC_TEST_MIN(4 * window, (size_t)1 << 30);
+    size_t const floor = window * 2 > ov * 8 ? window * 2 : ov * 8;
+    assert_true(floor < base);
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, XC_ZSTD_SIZE_UNKNOWN), base);
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)base * 64), base);
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)floor * 16), floor);
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)floor * 16 + 160), floor + 10);
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)floor * 4), floor);
+    /* Level 19 overlaps a whole window: 8 overlaps are over libzstd's job. */
+    xc_zstd_cparams const p19 = xc_zstd_level_params(19, XC_ZSTD_SIZE_UNKNOWN);
+    size_t const base19 = (size_t)4 << p19.window_log;
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p19, (uint64_t)1 << 30), base19);
+    xc_zstd_cctx *c = new_cctx(9, 2, (int)(3 * JOB));
+    assert_int_equal(xc_zstd_mt_job_size(c, &p9, (uint64_t)1 << 30), 3 * JOB);
+    xc_zstd_cctx_free(c);
 }
 
 /* An input of one job is compressed in the calling thread into the frame
@@ -345,15 +425,7 @@ static void test_ldm_with_workers(void **state)
         assert_int_equal(xc_zstd_cctx_set(c, XC_ZSTD_C_LONG_DISTANCE, 1), 0);
         size_t size;
         uint8_t *frame = oneshot(c, src, n, &size);
-        if (!ref) {
-            check_decodes(frame, size, src, n, "ldm");
-            ref = frame;
-            ref_size = size;
-        } else {
-            assert_int_equal(size, ref_size);
-            assert_memory_equal(frame, ref, size);
-            free(frame);
-        }
+        keep_or_compare(&ref, &ref_size, frame, size, src, n, "ldm");
         xc_zstd_cctx_free(c);
     }
     free(ref);
@@ -629,6 +701,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parameters),
         cmocka_unit_test(test_one_job_is_serial_frame),
+        cmocka_unit_test(test_slow_first_job),
+        cmocka_unit_test(test_default_job_size),
         cmocka_unit_test(test_workers_oneshot_and_stream),
         cmocka_unit_test(test_frames_digest),
         cmocka_unit_test(test_dictionary_with_workers),

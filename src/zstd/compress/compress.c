@@ -157,7 +157,7 @@ size_t xc_zstd_compress_cctx(xc_zstd_cctx *c, void *dst, size_t dst_cap, const v
     FORWARD_IF_ERROR(xc_zstd_plan_frame(c, src_size, 1, &h));
     /* With workers, an input of more than one job goes to them; one job is
      * the frame of the calling thread (compress_mt.c). */
-    if (c->nb_workers && src_size > xc_zstd_mt_job_size(c, &h.p))
+    if (c->nb_workers && src_size > xc_zstd_mt_job_size(c, &h.p, src_size))
         return xc_zstd_mt_compress(c, &h, dst, dst_cap, src, src_size);
     if (h.mode != XC_ZHIST_PLACED)
         return xc_zstd_cframe_oneshot(c, &h, dst, dst_cap, src, src_size);

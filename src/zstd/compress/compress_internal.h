@@ -370,8 +370,10 @@ XC_HIDDEN size_t xc_zstd_stream_serial(xc_zstd_cctx *c, xc_out_buffer *out, xc_i
 XC_HIDDEN size_t xc_zstd_mt_set(xc_zstd_cctx *c, int param, int value);
 
 /* The job size and overlap of a frame with parameters p under c's
- * settings (c may be NULL: the defaults). */
-XC_HIDDEN size_t xc_zstd_mt_job_size(const xc_zstd_cctx *c, const xc_zstd_cparams *p);
+ * settings (c may be NULL: the defaults); the job size also depends on
+ * the frame's content size when it is known (else XC_ZSTD_SIZE_UNKNOWN). */
+XC_HIDDEN size_t xc_zstd_mt_job_size(const xc_zstd_cctx *c, const xc_zstd_cparams *p,
+                                     uint64_t content);
 XC_HIDDEN size_t xc_zstd_mt_overlap(const xc_zstd_cctx *c, const xc_zstd_cparams *p);
 
 /* A one-shot frame planned as *h whose input is more than one job, on

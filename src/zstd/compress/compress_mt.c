@@ -24,11 +24,21 @@
  * computes no checksum, it only copies the frames out in order.
  *
  * The calling thread.  It plans the frame, writes the header, cuts the
- * input, computes the content checksum (XXH64 over the whole input, which
- * is serial by nature) while the workers run, and copies each job's blocks
- * into the output in job order.  Jobs sit in a ring of nb_workers + 1
- * slots: the workers' jobs and the one the caller fills; a new job waits
- * for the oldest to be written out, so memory is bounded by the slots.
+ * input and copies each job's blocks into the output in job order.  The
+ * content checksum (XXH64 over the whole input, serial by nature) is, when
+ * streaming, the caller's as the input comes; one-shot, a task queued
+ * behind the last job, so that it runs on a worker that has no job left.
+ *
+ * Slots and contexts.  Streaming, jobs sit in a ring of nb_workers + 1
+ * slots, each with a worker context that holds the job's input: the
+ * workers' jobs and the one the caller fills; a new job waits for the
+ * oldest to be written out, so memory is bounded by the slots.  One-shot,
+ * the input is read where it lies, and the ring has 2 * nb_workers + 1
+ * slots that hold only output; a job borrows one of nb_workers + 1
+ * contexts as it starts and gives it back as it ends.  So a slow job holds
+ * back the output after it but not the workers, and a worker that
+ * finishes finds the next job queued even when the calling thread, which
+ * shares the cores with the workers, has not yet run.
  *
  * Threads.  Jobs go to the pool the context references, or to a pool of
  * nb_workers threads the context starts at its first frame with workers
@@ -62,10 +72,12 @@ enum { JOB_FREE = 0, JOB_FILLING, JOB_QUEUED, JOB_DONE };
 typedef struct {
     xc_pool_task task;
     struct xc_zmt_s *mt;
-    xc_zstd_cctx *w;          /* the worker context */
+    xc_zstd_cctx *w;          /* the worker context: streaming, the slot's own;
+                                 one-shot, lent to the job while it runs */
     xc_zhistory h;            /* the job's history */
     const uint8_t *buf;       /* indices start here */
     size_t span;
+    int placed;               /* one-shot: copy the input after the placed history */
     uint8_t *in_at;           /* the job's input (in w->in_buf when streaming) */
     const uint8_t *src;
     size_t size;
@@ -86,9 +98,18 @@ struct xc_zmt_s {
     unsigned own_threads;
     xc_thread_pool *pool;     /* the frame's pool; NULL: jobs run in the caller */
     xc_zjob *jobs;
-    unsigned nb_slots;        /* in use: nb_workers + 1 */
+    unsigned nb_slots;        /* in use: streaming nb_workers + 1, one-shot 2 * nb_workers + 1 */
     int frames;               /* each job is a frame of its own (XC_ZSTD_C_JOB_FRAMES) */
     unsigned slots_cap;       /* allocated */
+    xc_zstd_cctx **ctx;       /* the worker contexts: nb_workers + 1 in use */
+    unsigned char *lent;      /* one-shot: ctx[i] is with a running job */
+    unsigned nb_ctx, ctx_cap;
+    int lending;              /* one-shot: a job borrows a context as it starts */
+    xc_pool_task sum_task;    /* one-shot: the content checksum, on the pool */
+    const void *sum_src;
+    size_t sum_size;
+    uint64_t sum;
+    int sum_state;            /* JOB_QUEUED, then JOB_DONE (under lock) */
 
     /* ---- the streamed frame ---- */
     xc_zhistory plan;
@@ -174,14 +195,35 @@ size_t xc_zstd_mt_overlap(const xc_zstd_cctx *c, const xc_zstd_cparams *p)
     return log <= 0 ? 0 : (size_t)1 << log;
 }
 
-size_t xc_zstd_mt_job_size(const xc_zstd_cctx *c, const xc_zstd_cparams *p)
+/* The default job of a frame whose content size is known: about a
+ * sixteenth of it, so that workers finishing at different times leave
+ * little idle at the end, but never under two windows (each boundary costs
+ * the matches it cuts) nor under eight overlaps (each job hashes its
+ * overlap again), and never over libzstd's size. */
+static size_t content_job(size_t base, size_t window, size_t overlap, uint64_t content)
 {
-    size_t job = c && c->job_size ? (size_t)c->job_size
-                                  : (size_t)1 << default_job_log(p, ldm_for(c, p));
+    if (content == XC_ZSTD_SIZE_UNKNOWN) return base;
+    size_t const floor = XC_MAX(XC_MAX((size_t)1 << 20, window * 2), overlap * 8);
+    uint64_t const want = content / 16;
+    if (want >= base || floor >= base) return base;
+    return want <= floor ? floor : (size_t)want;
+}
+
+size_t xc_zstd_mt_job_size(const xc_zstd_cctx *c, const xc_zstd_cparams *p, uint64_t content)
+{
+    size_t const ov = xc_zstd_mt_overlap(c, p);
+    size_t job;
+    if (c && c->job_size) {
+        job = (size_t)c->job_size;
+    } else {
+        int const ldm = ldm_for(c, p);
+        job = (size_t)1 << default_job_log(p, ldm);
+        if (!ldm) job = content_job(job, (size_t)1 << p->window_log, ov, content);
+    }
     /* A job holds at least the overlap the next one takes from it; an
      * independent frame takes none. */
     if (c && c->job_frames) return job;
-    return XC_MAX(job, xc_zstd_mt_overlap(c, p));
+    return XC_MAX(job, ov);
 }
 
 /* ---- locking ------------------------------------------------------------------- */
@@ -215,34 +257,81 @@ static void job_wait(xc_zjob *j)
 
 /* ---- jobs ------------------------------------------------------------------------ */
 
+/* One-shot: a free context, waiting while every one is lent (only a
+ * shared pool with more threads than nb_workers runs that many jobs). */
+static unsigned borrow(struct xc_zmt_s *mt)
+{
+    mt_lock(mt);
+    for (;;) {
+        for (unsigned i = 0; i < mt->nb_ctx; i++) {
+            if (!mt->lent[i]) {
+                mt->lent[i] = 1;
+                mt_unlock(mt);
+                return i;
+            }
+        }
+        mt_wait(mt);
+    }
+}
+
+static size_t grow(uint8_t **buf, size_t *cap, size_t need);
+
+/* A one-shot first job after a placed dictionary or prefix: its input
+ * goes after that history in the worker's window buffer. */
+static size_t place_input(xc_zjob *j)
+{
+    xc_zstd_cctx *const w = j->w;
+    size_t const room = j->h.content + j->size;
+    FORWARD_IF_ERROR(grow(&w->in_buf, &w->in_cap, room));
+    memcpy(w->in_buf + j->h.content, j->src, j->size);
+    w->in_size = room;
+    j->buf = w->in_buf;
+    j->span = room;
+    j->src = w->in_buf + j->h.content;
+    return 0;
+}
+
+static size_t run_job(xc_zjob *j)
+{
+    if (j->mt->frames) {
+        /* A frame of its own; an empty last job after others adds none. */
+        return j->size == 0 && !j->first ? 0
+                                         : xc_zstd_cframe_whole(j->w, &j->h, j->buf, j->span,
+                                                                j->src, j->size, j->out,
+                                                                j->out_cap);
+    }
+    if (j->size == 0) {
+        /* Only a frame's last job is empty: an empty raw block, last. */
+        RETURN_ERROR_IF(j->out_cap < XC_ZSTD_BLOCK_HEADER, DST_TOO_SMALL);
+        j->out[0] = 1;
+        j->out[1] = j->out[2] = 0;
+        return XC_ZSTD_BLOCK_HEADER;
+    }
+    return xc_zstd_cframe_job(j->w, &j->h, j->buf, j->span, j->src, j->size, j->first, j->last,
+                              j->out, j->out_cap);
+}
+
 /* On a worker thread (or the caller's, without a pool). */
 static void job_main(void *arg)
 {
     xc_zjob *const j = (xc_zjob *)arg;
-    size_t r;
-    if (j->mt->frames) {
-        /* A frame of its own; an empty last job after others adds none. */
-        r = j->size == 0 && !j->first ? 0
-                                      : xc_zstd_cframe_whole(j->w, &j->h, j->buf, j->span, j->src,
-                                                             j->size, j->out, j->out_cap);
-    } else if (j->size == 0) {
-        /* Only a frame's last job is empty: an empty raw block, last. */
-        if (j->out_cap < XC_ZSTD_BLOCK_HEADER) {
-            r = XC_ERROR(DST_TOO_SMALL);
-        } else {
-            j->out[0] = 1;
-            j->out[1] = j->out[2] = 0;
-            r = XC_ZSTD_BLOCK_HEADER;
-        }
-    } else {
-        r = xc_zstd_cframe_job(j->w, &j->h, j->buf, j->span, j->src, j->size, j->first, j->last,
-                               j->out, j->out_cap);
+    struct xc_zmt_s *const mt = j->mt;
+    unsigned const k = mt->lending ? borrow(mt) : 0;
+    size_t r = 0;
+    if (mt->lending) {
+        j->w = mt->ctx[k];
+        if (j->placed) r = place_input(j);
     }
-    mt_lock(j->mt);
+    if (!xc_iserr(r)) r = run_job(j);
+    mt_lock(mt);
+    if (mt->lending) {
+        mt->lent[k] = 0;
+        j->w = NULL;
+    }
     j->result = r;
     j->state = JOB_DONE;
-    mt_signal(j->mt);
-    mt_unlock(j->mt);
+    mt_signal(mt);
+    mt_unlock(mt);
 }
 
 static void job_submit(struct xc_zmt_s *mt, xc_zjob *j)
@@ -300,9 +389,11 @@ static struct xc_zmt_s *mt_get(xc_zstd_cctx *c)
     return mt;
 }
 
-/* Readies the pool, the slots and their buffers for a frame planned as
- * *h, cut into jobs of job_size bytes, each a frame of its own when
- * `frames`; `in_room` is the input each slot holds (0 for one-shot). */
+/* Readies the pool, the contexts, the slots and their buffers for a frame
+ * planned as *h, cut into jobs of job_size bytes, each a frame of its own
+ * when `frames`; `in_room` is the input each slot holds when streaming, 0
+ * for one-shot, whose jobs borrow their contexts and whose slots get
+ * their output room when they take a job. */
 static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room, size_t job_size,
                          int frames)
 {
@@ -319,7 +410,9 @@ static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room, 
         }
         mt->pool = mt->own_pool;
     }
-    unsigned const slots = workers + 1;
+    int const lending = in_room == 0;
+    unsigned const nctx = workers + 1;
+    unsigned const slots = lending ? 2 * workers + 1 : workers + 1;
     if (mt->slots_cap < slots) {
         xc_zjob *const jobs = (xc_zjob *)realloc(mt->jobs, slots * sizeof *jobs);
         RETURN_ERROR_IF(!jobs, OUT_OF_MEMORY);
@@ -327,23 +420,40 @@ static size_t mt_prepare(xc_zstd_cctx *c, const xc_zhistory *h, size_t in_room, 
         mt->jobs = jobs;
         mt->slots_cap = slots;
     }
+    if (mt->ctx_cap < nctx) {
+        xc_zstd_cctx **const ctx = (xc_zstd_cctx **)realloc(mt->ctx, nctx * sizeof *ctx);
+        RETURN_ERROR_IF(!ctx, OUT_OF_MEMORY);
+        memset(ctx + mt->ctx_cap, 0, (nctx - mt->ctx_cap) * sizeof *ctx);
+        mt->ctx = ctx;
+        unsigned char *const lent = (unsigned char *)realloc(mt->lent, nctx);
+        RETURN_ERROR_IF(!lent, OUT_OF_MEMORY);
+        mt->lent = lent;
+        mt->ctx_cap = nctx;
+    }
     mt->nb_slots = slots;
+    mt->nb_ctx = nctx;
+    mt->lending = lending;
     mt->frames = frames;
     mt->job_size = job_size;
     mt->overlap = mt->frames ? 0 : xc_zstd_mt_overlap(c, &h->p);
     size_t const out_cap = xc_zstd_compress_bound(mt->job_size);
     FORWARD_IF_ERROR(out_cap);
+    for (unsigned i = 0; i < nctx; i++) {
+        if (!mt->ctx[i]) {
+            mt->ctx[i] = xc_zstd_cctx_new();
+            RETURN_ERROR_IF(!mt->ctx[i], OUT_OF_MEMORY);
+        }
+        copy_settings(mt->ctx[i], c, frames);
+        mt->lent[i] = 0;
+        if (in_room) FORWARD_IF_ERROR(grow(&mt->ctx[i]->in_buf, &mt->ctx[i]->in_cap, in_room));
+    }
     for (unsigned i = 0; i < slots; i++) {
         xc_zjob *const j = &mt->jobs[i];
         j->mt = mt;
         j->state = JOB_FREE;
-        if (!j->w) {
-            j->w = xc_zstd_cctx_new();
-            RETURN_ERROR_IF(!j->w, OUT_OF_MEMORY);
-        }
-        copy_settings(j->w, c, frames);
-        FORWARD_IF_ERROR(grow(&j->out, &j->out_cap, out_cap));
-        if (in_room) FORWARD_IF_ERROR(grow(&j->w->in_buf, &j->w->in_cap, in_room));
+        j->w = lending ? NULL : mt->ctx[i];
+        j->placed = 0;
+        if (!lending) FORWARD_IF_ERROR(grow(&j->out, &j->out_cap, out_cap));
     }
     mt->plan = *h;
     mt->head = mt->count = 0;
@@ -382,10 +492,10 @@ void xc_zstd_mt_free(xc_zstd_cctx *c)
     if (!mt) return;
     xc_zstd_mt_abort(c);
     xc_thread_pool_free(mt->own_pool);
-    for (unsigned i = 0; i < mt->slots_cap; i++) {
-        xc_zstd_cctx_free(mt->jobs[i].w);
-        free(mt->jobs[i].out);
-    }
+    for (unsigned i = 0; i < mt->ctx_cap; i++) xc_zstd_cctx_free(mt->ctx[i]);
+    for (unsigned i = 0; i < mt->slots_cap; i++) free(mt->jobs[i].out);
+    free(mt->ctx);
+    free(mt->lent);
     free(mt->jobs);
 #if XC_HAVE_THREADS
     pthread_cond_destroy(&mt->done);
@@ -399,11 +509,10 @@ size_t xc_zstd_mt_held(const xc_zstd_cctx *c)
 {
     const struct xc_zmt_s *const mt = c->mt;
     if (!mt) return 0;
-    size_t n = sizeof *mt + mt->slots_cap * sizeof(xc_zjob);
-    for (unsigned i = 0; i < mt->slots_cap; i++) {
-        if (mt->jobs[i].w) n += xc_zstd_cctx_mem_held(mt->jobs[i].w);
-        n += mt->jobs[i].out_cap;
-    }
+    size_t n = sizeof *mt + mt->slots_cap * sizeof(xc_zjob) + mt->ctx_cap * (sizeof(void *) + 1);
+    for (unsigned i = 0; i < mt->ctx_cap; i++)
+        if (mt->ctx[i]) n += xc_zstd_cctx_mem_held(mt->ctx[i]);
+    for (unsigned i = 0; i < mt->slots_cap; i++) n += mt->jobs[i].out_cap;
     return n;
 }
 
@@ -414,13 +523,17 @@ size_t xc_zstd_estimate_cctx_size_workers(int level, int nb_workers)
     if (nb_workers <= 0) return one;
     RETURN_ERROR_IF(!XC_HAVE_THREADS, UNSUPPORTED);
     xc_zstd_cparams const p = xc_zstd_level_params(level, XC_ZSTD_SIZE_UNKNOWN);
-    size_t const job = xc_zstd_mt_job_size(NULL, &p);
+    size_t const job = xc_zstd_mt_job_size(NULL, &p, XC_ZSTD_SIZE_UNKNOWN);
     size_t const ov = xc_zstd_mt_overlap(NULL, &p);
-    size_t const slots = (size_t)XC_MIN(nb_workers, MT_WORKERS_MAX) + 1;
-    /* Each slot: a worker context like a context of its own, its input
-     * with the overlap, the job's bound of output. */
-    return one + sizeof(struct xc_zmt_s) +
-           slots * (sizeof(xc_zjob) + one + ov + job + xc_zstd_compress_bound(job));
+    size_t const w = (size_t)XC_MIN(nb_workers, MT_WORKERS_MAX);
+    size_t const out = xc_zstd_compress_bound(job);
+    /* nb_workers + 1 worker contexts, each like a context of its own;
+     * streaming, as many slots, each with its input, the overlap and the
+     * job's bound of output; one-shot, 2 * nb_workers + 1 slots with the
+     * bound of output only. */
+    size_t const slot_mem = XC_MAX((w + 1) * (ov + job + out), (2 * w + 1) * out);
+    return one + sizeof(struct xc_zmt_s) + (w + 1) * (one + sizeof(void *) + 1) +
+           (2 * w + 1) * sizeof(xc_zjob) + slot_mem;
 }
 
 /* ---- independent frames ------------------------------------------------------------ */
@@ -441,7 +554,7 @@ static size_t plan_job_frame(xc_zstd_cctx *c, size_t size, int first, xc_zhistor
 
 /* Job k of a one-shot input: read where it lies, with the overlap just
  * before it; the first job with a placed dictionary goes after the content
- * in the worker's window buffer. */
+ * in the worker's window buffer (place_input). */
 static size_t oneshot_job(xc_zstd_cctx *c, struct xc_zmt_s *mt, xc_zjob *j, const uint8_t *src,
                           size_t n, uint64_t k)
 {
@@ -454,21 +567,14 @@ static size_t oneshot_job(xc_zstd_cctx *c, struct xc_zmt_s *mt, xc_zjob *j, cons
         FORWARD_IF_ERROR(plan_job_frame(c, j->size, j->first, &j->h));
         src += off;
     }
+    j->placed = 0;
     if (j->first || mt->frames) {
         if (!mt->frames) j->h = mt->plan;
-        if (j->h.mode == XC_ZHIST_PLACED) {
-            xc_zstd_cctx *const w = j->w;
-            size_t const room = j->h.content + j->size;
-            FORWARD_IF_ERROR(grow(&w->in_buf, &w->in_cap, room));
-            memcpy(w->in_buf + j->h.content, src, j->size);
-            w->in_size = room;
-            j->buf = w->in_buf;
-            j->span = room;
-            j->src = w->in_buf + j->h.content;
-        } else {
-            j->buf = j->src = src;
-            j->span = j->size;
-        }
+        /* After a placed history the job copies its input behind it, in
+         * the context it borrows (place_input). */
+        j->placed = j->h.mode == XC_ZHIST_PLACED;
+        j->buf = j->src = src;
+        j->span = j->size;
     } else {
         size_t const ov = XC_MIN(mt->overlap, off);
         j->h.mode = XC_ZHIST_PREFIX;
@@ -483,8 +589,46 @@ static size_t oneshot_job(xc_zstd_cctx *c, struct xc_zmt_s *mt, xc_zjob *j, cons
     return 0;
 }
 
+static void sum_main(void *arg)
+{
+    struct xc_zmt_s *const mt = (struct xc_zmt_s *)arg;
+    uint64_t const h = xc_xxh64(mt->sum_src, mt->sum_size, 0);
+    mt_lock(mt);
+    mt->sum = h;
+    mt->sum_state = JOB_DONE;
+    mt_signal(mt);
+    mt_unlock(mt);
+}
+
+/* The content checksum of a one-shot input as a task queued behind every
+ * job: a worker computes it when no job is left to start, while the last
+ * ones run, where its core would otherwise idle (in the calling thread it
+ * took a core from the workers as they started). */
+static void sum_submit(struct xc_zmt_s *mt, const void *src, size_t n)
+{
+    mt->sum_src = src;
+    mt->sum_size = n;
+    mt->sum_state = JOB_QUEUED;
+    mt->sum_task.fn = sum_main;
+    mt->sum_task.arg = mt;
+    if (mt->pool) xc_pool_submit(mt->pool, &mt->sum_task);
+    else sum_main(mt);
+}
+
+static uint64_t sum_wait(struct xc_zmt_s *mt)
+{
+    mt_lock(mt);
+    while (mt->sum_state != JOB_DONE) mt_wait(mt);
+    uint64_t const h = mt->sum;
+    mt_unlock(mt);
+    return h;
+}
+
 /* The jobs of a one-shot input on the prepared slots, written out in order;
- * sizes[k], when given, gets job k's output size. */
+ * sizes[k], when given, gets job k's output size.  With 2 * nb_workers + 1
+ * slots and the contexts lent only to running jobs, a slow job holds back
+ * the output after it but seldom the workers, and a worker that finishes
+ * finds the next job queued even when the calling thread is slow to run. */
 static size_t run_oneshot(xc_zstd_cctx *c, void *dst, size_t dst_cap, const void *src,
                           size_t src_size, uint32_t *sizes)
 {
@@ -498,23 +642,25 @@ static size_t run_oneshot(xc_zstd_cctx *c, void *dst, size_t dst_cap, const void
         op += hsize;
     }
 
+    size_t const out_cap = xc_zstd_compress_bound(mt->job_size);
     uint64_t const jobs = (src_size + mt->job_size - 1) / mt->job_size;
     uint64_t submitted = 0, written = 0;
     size_t err = 0;
-    uint64_t sum = 0;
-    int summed = !c->checksum || mt->frames;
+    int const summing = c->checksum && !mt->frames;
+    int sum_queued = 0;
     for (;;) {
         if (!err && submitted < jobs && submitted - written < mt->nb_slots) {
             xc_zjob *const j = &mt->jobs[submitted % mt->nb_slots];
-            size_t const r = oneshot_job(c, mt, j, (const uint8_t *)src, src_size, submitted);
+            size_t r = grow(&j->out, &j->out_cap, out_cap);
+            if (!xc_iserr(r)) r = oneshot_job(c, mt, j, (const uint8_t *)src, src_size, submitted);
             if (xc_iserr(r)) err = r;
             else submitted++;
             continue;
         }
-        if (!summed && !err) {
-            /* While the first jobs run. */
-            sum = xc_xxh64(src, src_size, 0);
-            summed = 1;
+        if (summing && !sum_queued && !err && submitted == jobs) {
+            /* Every job is queued: the checksum goes behind them. */
+            sum_submit(mt, src, src_size);
+            sum_queued = 1;
         }
         if (written == submitted) break;
         xc_zjob *const j = &mt->jobs[written % mt->nb_slots];
@@ -531,8 +677,11 @@ static size_t run_oneshot(xc_zstd_cctx *c, void *dst, size_t dst_cap, const void
         j->state = JOB_FREE;
         written++;
     }
+    /* The task reads the input and lives in mt: wait for it, even after
+     * an error. */
+    uint64_t const sum = sum_queued ? sum_wait(mt) : 0;
     FORWARD_IF_ERROR(err);
-    if (c->checksum && !mt->frames) {
+    if (summing) {
         size_t const k = xc_zstd_write_checksum(op, (size_t)(oend - op), sum);
         FORWARD_IF_ERROR(k);
         op += k;
@@ -550,7 +699,8 @@ static void spend_prefix(xc_zstd_cctx *c, const xc_zhistory *h)
 size_t xc_zstd_mt_compress(xc_zstd_cctx *c, const xc_zhistory *h, void *dst, size_t dst_cap,
                            const void *src, size_t src_size)
 {
-    FORWARD_IF_ERROR(mt_prepare(c, h, 0, xc_zstd_mt_job_size(c, &h->p), c->job_frames));
+    FORWARD_IF_ERROR(
+        mt_prepare(c, h, 0, xc_zstd_mt_job_size(c, &h->p, src_size), c->job_frames));
     size_t const r = run_oneshot(c, dst, dst_cap, src, src_size, NULL);
     spend_prefix(c, h);
     return r;
@@ -721,7 +871,7 @@ static size_t mt_begin(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc
             const uint8_t *const src = (const uint8_t *)in->src + in->pos;
             uint8_t *const dst = (uint8_t *)out->dst + out->pos;
             size_t r;
-            if (avail > xc_zstd_mt_job_size(c, &plan.p)) {
+            if (avail > xc_zstd_mt_job_size(c, &plan.p, content)) {
                 r = xc_zstd_mt_compress(c, &plan, dst, out->size - out->pos, src, avail);
             } else if (plan.mode != XC_ZHIST_PLACED) {
                 r = xc_zstd_cframe_oneshot(c, &plan, dst, out->size - out->pos, src, avail);
@@ -749,7 +899,7 @@ static size_t mt_begin(xc_zstd_cctx *c, xc_out_buffer *out, xc_in_buffer *in, xc
     size_t const hist_room = plan.mode == XC_ZHIST_PLACED ? plan.content : 0;
     {
         xc_zstd_cparams const *p = &plan.p;
-        size_t const job = xc_zstd_mt_job_size(c, p);
+        size_t const job = xc_zstd_mt_job_size(c, p, content);
         size_t const ov = xc_zstd_mt_overlap(c, p);
         FORWARD_IF_ERROR(mt_prepare(c, &plan, XC_MAX(hist_room, ov) + job, job, c->job_frames));
     }
