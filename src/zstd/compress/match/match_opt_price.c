@@ -135,35 +135,35 @@ void xc_zopt_stats_begin(struct xc_zopt_s *o, const uint8_t *src, size_t size)
     set_all_prices(o);
 }
 
-/* The price of one code of each kind, from its sum's price (set first). */
-static uint32_t ll_code_price(const struct xc_zopt_s *o, unsigned c)
+/* The part of one code of each kind (see struct xc_zopt_s): its extra
+ * bits less the weight of its frequency, modulo 2^32, or with fixed
+ * prices its extra bits and 6 bits. */
+static uint32_t ll_code_part(const struct xc_zopt_s *o, unsigned c)
 {
     return (xc_zstd_ll_bits(c) << XC_ZPRICE_SHIFT) +
-           (o->predef ? 6 * XC_ZPRICE_ONE
-                      : o->ll_sum_price - xc_zopt_weight(o->ll_freq[c], o->frac));
+           (o->predef ? 6 * XC_ZPRICE_ONE : 0u - xc_zopt_weight(o->ll_freq[c], o->frac));
 }
 
 /* Matches carry a fifth of a bit more, so that of two parses that cost the
  * same the one with fewer sequences (faster to decode) wins. */
-static uint32_t ml_code_price(const struct xc_zopt_s *o, unsigned c)
+static uint32_t ml_code_part(const struct xc_zopt_s *o, unsigned c)
 {
     return (xc_zstd_ml_bits(c) << XC_ZPRICE_SHIFT) +
            (o->predef ? 6 * XC_ZPRICE_ONE
-                      : o->ml_sum_price - xc_zopt_weight(o->ml_freq[c], o->frac) +
-                            XC_ZPRICE_ONE / 5);
+                      : XC_ZPRICE_ONE / 5 - xc_zopt_weight(o->ml_freq[c], o->frac));
 }
 
-static uint32_t of_code_price(const struct xc_zopt_s *o, unsigned c)
+static uint32_t of_code_part(const struct xc_zopt_s *o, unsigned c)
 {
     uint32_t p = (c << XC_ZPRICE_SHIFT) +
-                 (o->predef ? 6 * XC_ZPRICE_ONE
-                            : o->of_sum_price - xc_zopt_weight(o->of_freq[c], o->frac));
+                 (o->predef ? 6 * XC_ZPRICE_ONE : 0u - xc_zopt_weight(o->of_freq[c], o->frac));
     /* btopt favours decoding speed a little: offsets beyond 1 MiB miss the
      * caches, so they cost two extra bits per doubling. */
     if (!o->predef && !o->frac && c >= 20) p += (c - 19) * 2 * XC_ZPRICE_ONE;
     return p;
 }
 
+/* The sums' prices, and the bases of the codes' prices. */
 static void set_sum_prices(struct xc_zopt_s *o)
 {
     int const frac = o->frac;
@@ -171,6 +171,9 @@ static void set_sum_prices(struct xc_zopt_s *o)
     o->ll_sum_price = xc_zopt_weight(o->ll_sum, frac);
     o->ml_sum_price = xc_zopt_weight(o->ml_sum, frac);
     o->of_sum_price = xc_zopt_weight(o->of_sum, frac);
+    o->ll_base = o->predef ? 0 : o->ll_sum_price;
+    o->ml_base = o->predef ? 0 : o->ml_sum_price;
+    o->of_base = o->predef ? 0 : o->of_sum_price;
 }
 
 /* A tiny first block (predef) is priced at 6 bits per code plus its extra
@@ -178,41 +181,32 @@ static void set_sum_prices(struct xc_zopt_s *o)
 static void set_all_prices(struct xc_zopt_s *o)
 {
     set_sum_prices(o);
-    for (unsigned c = 0; c <= XC_ZSTD_LL_MAX; c++) o->ll_price[c] = ll_code_price(o, c);
-    for (unsigned c = 0; c <= XC_ZSTD_ML_MAX; c++) o->ml_price[c] = ml_code_price(o, c);
-    for (unsigned c = 0; c <= XC_ZSTD_OF_MAX; c++) o->of_price[c] = of_code_price(o, c);
+    for (unsigned c = 0; c <= XC_ZSTD_LL_MAX; c++) o->ll_part[c] = ll_code_part(o, c);
+    for (unsigned c = 0; c <= XC_ZSTD_ML_MAX; c++) o->ml_part[c] = ml_code_part(o, c);
+    for (unsigned c = 0; c <= XC_ZSTD_OF_MAX; c++) o->of_part[c] = of_code_part(o, c);
     o->ll_dirty = o->ml_dirty = o->of_dirty = 0;
 }
 
-/* Rebuilds the codes in dirty, or all last + 1 codes when their sum's
- * price moved (every price of the kind depends on it). */
-static uint64_t refresh(uint32_t *price, uint64_t dirty, unsigned last, int moved,
-                        const struct xc_zopt_s *o,
-                        uint32_t (*code_price)(const struct xc_zopt_s *, unsigned))
+/* Rebuilds the parts of the codes in dirty. */
+static void refresh(uint32_t *part, uint64_t dirty, const struct xc_zopt_s *o,
+                    uint32_t (*code_part)(const struct xc_zopt_s *, unsigned))
 {
-    if (moved) dirty = ((uint64_t)2 << last) - 1;
     for (; dirty; dirty &= dirty - 1) {
         unsigned const c = xc_ctz64(dirty);
-        price[c] = code_price(o, c);
+        part[c] = code_part(o, c);
     }
-    return 0;
 }
 
 void xc_zopt_set_base_prices(struct xc_zopt_s *o)
 {
-    uint32_t const ll = o->ll_sum_price, ml = o->ml_sum_price, of = o->of_sum_price;
     set_sum_prices(o);
     /* Fixed prices do not follow the statistics. */
-    if (o->predef) {
-        o->ll_dirty = o->ml_dirty = o->of_dirty = 0;
-        return;
+    if (!o->predef) {
+        refresh(o->ll_part, o->ll_dirty, o, ll_code_part);
+        refresh(o->ml_part, o->ml_dirty, o, ml_code_part);
+        refresh(o->of_part, o->of_dirty, o, of_code_part);
     }
-    o->ll_dirty = refresh(o->ll_price, o->ll_dirty, XC_ZSTD_LL_MAX, ll != o->ll_sum_price, o,
-                          ll_code_price);
-    o->ml_dirty = refresh(o->ml_price, o->ml_dirty, XC_ZSTD_ML_MAX, ml != o->ml_sum_price, o,
-                          ml_code_price);
-    o->of_dirty = refresh(o->of_price, o->of_dirty, XC_ZSTD_OF_MAX, of != o->of_sum_price, o,
-                          of_code_price);
+    o->ll_dirty = o->ml_dirty = o->of_dirty = 0;
 }
 
 /* ---- the state ------------------------------------------------------------------- */

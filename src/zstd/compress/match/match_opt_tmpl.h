@@ -101,9 +101,9 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
             for (; pos < min_match; pos++) node[pos].price = XC_ZPRICE_MAX;
             for (uint32_t i = 0; i < nb; i++) {
                 uint32_t const ov = matches[i].off_value;
-                uint32_t const op = base_price + xc_zopt_off_price(o, ov);
+                uint32_t const op = base_price + xc_zopt_off_price(o, ov) + o->ml_base;
                 for (; pos <= matches[i].len; pos++) {
-                    node[pos].price = (int32_t)(op + xc_zopt_ml_price(o, pos));
+                    node[pos].price = (int32_t)(op + xc_zopt_ml_part(o, pos));
                     node[pos].off_value = ov;
                     node[pos].mlen = pos;
                     node[pos].litlen = litlen;
@@ -120,8 +120,7 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
                 const xc_zopt_node *const p = &node[cur - 1];
                 uint32_t const ll = node_lits(p) + 1;
                 int32_t const price = p->price + (int32_t)xc_zopt_lit_price(o, inr[-1]) +
-                                      (int32_t)xc_zopt_ll_price(o, ll) -
-                                      (int32_t)xc_zopt_ll_price(o, ll - 1);
+                                      (int32_t)xc_zopt_ll_step(o, ll);
                 if (price <= n->price) {
                     n->price = price;
                     n->mlen = 0;
@@ -150,13 +149,13 @@ XC_FORCE_INLINE size_t opt_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t 
             uint32_t const base_price = (uint32_t)n->price + xc_zopt_ll_price(o, 0);
             for (uint32_t i = 0; i < nb; i++) {
                 uint32_t const ov = matches[i].off_value;
-                uint32_t const op = base_price + xc_zopt_off_price(o, ov);
+                uint32_t const op = base_price + xc_zopt_off_price(o, ov) + o->ml_base;
                 uint32_t const first = i ? matches[i - 1].len + 1 : min_match;
                 /* Longest first: once a shorter length fails to improve a
                  * position, btopt assumes the shorter ones will too. */
                 for (uint32_t ml = matches[i].len; ml >= first; ml--) {
                     uint32_t const pos = cur + ml;
-                    int32_t const price = (int32_t)(op + xc_zopt_ml_price(o, ml));
+                    int32_t const price = (int32_t)(op + xc_zopt_ml_part(o, ml));
                     if (pos > last_pos || price < node[pos].price) {
                         while (last_pos < pos) node[++last_pos].price = XC_ZPRICE_MAX;
                         node[pos].price = price;
