@@ -142,7 +142,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
             uint32_t off;
             /* A stale slot (an older frame's position) is masked into the
              * compare rather than tested first: with a reused context
-             * which slots are live is as good as random (xc_zsel_ptr).
+             * which slots are live is as good as random (as in xc_zcand4).
              * Only in small frames: in larger ones the frame's own
              * positions soon fill the table, the test predicts well, and
              * the mask measured slower (random 4 KiB records 0.97x ->
