@@ -161,22 +161,24 @@ static uint64_t cdict_key(const xc_zstd_cdict *cd)
     return k ? k : 1; /* 0 means "nothing held" */
 }
 
-/* The tags of the cells the fill wrote (see xc_zstd_cdict.tags). */
-static size_t make_tags(xc_zstd_cdict *cd)
+/* The packed cells of the tables the fill wrote (see
+ * xc_zstd_cdict.packed); none when a position would not fit. */
+static size_t make_packed(xc_zstd_cdict *cd)
 {
     const xc_zmatch_state *ms = &cd->ms;
+    if (cd->content_size >= XC_ZDICT_PACKED_LIMIT - 1) return 0;
     unsigned const mls = XC_MIN(XC_MAX(cd->p.min_match, 4u), 7u);
     int const dfast = cd->p.strategy == XC_ZSTRAT_DFAST;
     size_t const n = ms->hash_size + (dfast ? ms->chain_size : 0);
-    cd->tags = (uint8_t *)calloc(n, 1);
-    RETURN_ERROR_IF(!cd->tags, OUT_OF_MEMORY);
+    cd->packed = (uint32_t *)calloc(n, sizeof *cd->packed);
+    RETURN_ERROR_IF(!cd->packed, OUT_OF_MEMORY);
     for (size_t i = 0; i < n; i++) {
         uint32_t const v = cd->tables[i];
         if (!v) continue;
         int const is_long = i < ms->hash_size;
         unsigned const log = is_long ? cd->p.hash_log : cd->p.chain_log;
         unsigned const width = is_long && dfast ? 8 : mls;
-        cd->tags[i] = xc_zdict_tag(xc_zhash(ms->base + v, log + 8, width));
+        cd->packed[i] = (v << 8) | xc_zdict_tag(xc_zhash(ms->base + v, log + 8, width));
     }
     return 0;
 }
@@ -185,7 +187,7 @@ static void cdict_free(xc_zstd_cdict *cd)
 {
     if (!cd) return;
     free(cd->buf);
-    free(cd->tags);
+    free(cd->packed);
     free(cd->tables);
     free(cd);
 }
@@ -250,7 +252,7 @@ size_t xc_zstd_cdict_build(xc_zstd_cdict **out, const void *dict, size_t size,
     xc_zstd_fill_fn const fill = xc_zstd_fill_fn_for(p->strategy);
     if (fill && cd->content_size >= XC_ZSTD_HASH_READ) fill(ms, cd->content + cd->content_size);
     if (p->strategy == XC_ZSTRAT_FAST || p->strategy == XC_ZSTRAT_DFAST) {
-        r = make_tags(cd);
+        r = make_packed(cd);
         if (xc_iserr(r)) {
             cdict_free(cd);
             return r;
@@ -290,7 +292,8 @@ size_t xc_zstd_cdict_mem_held(const xc_zstd_cdict *cd)
 {
     if (!cd) return 0;
     return sizeof *cd + (size_t)(cd->content + cd->content_size - cd->buf) +
-           cd->table_words * sizeof(uint32_t) + (cd->tags ? cd->ms.hash_size + cd->ms.chain_size : 0);
+           cd->table_words * sizeof(uint32_t) +
+           (cd->packed ? (cd->ms.hash_size + cd->ms.chain_size) * sizeof(uint32_t) : 0);
 }
 
 int xc_zstd_cdict_level(const xc_zstd_cdict *cd)

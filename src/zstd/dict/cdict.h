@@ -55,11 +55,14 @@ struct xc_zstd_cdict_s {
      * and the match state that filled them (base = content - 1, start 1). */
     uint32_t *tables;
     size_t table_words;
-    /* fast and dfast: for each cell of the hash table (and dfast's short
-     * table after it), 8 more bits of its position's hash, so that a frame
-     * searching the tables in place (match_fast_dict_tmpl.h) skips most wrong
-     * candidates without reading the content; NULL for other strategies. */
-    uint8_t *tags;
+    /* fast and dfast: each cell of the hash table (and of dfast's short
+     * table after it) again, as its position times 256 plus 8 more bits of
+     * that position's hash (the tag), so that a frame searching the tables
+     * in place (match_fast_dict_tmpl.h) skips most wrong candidates without
+     * reading the content, with one load; NULL for other strategies, and
+     * for contents whose positions do not fit in 24 bits (those never
+     * attach). */
+    uint32_t *packed;
     xc_zmatch_state ms;
     /* Formatted dictionaries: the tables and offsets the first block may
      * repeat. */
@@ -87,14 +90,18 @@ XC_HIDDEN xc_zstd_cparams xc_zstd_cdict_params(int level, size_t size);
  * top bits are the cell (xc_zhash with the table's log), the low 8 the tag. */
 static inline uint8_t xc_zdict_tag(size_t hash_plus8) { return (uint8_t)hash_plus8; }
 
-/* Cell hash_plus8 >> 8 of a tagged dictionary table, or 0 (empty) when its
- * tag is not hash_plus8's.  Decided with a mask, not a branch: in text-like
- * records whether a cell carries the tag is as good as random. */
-static inline uint32_t xc_zdict_cell(const uint32_t *cells, const uint8_t *tags, size_t hash_plus8)
+/* The position in cell hash_plus8 >> 8 of a packed dictionary table, or 0
+ * (empty) when its tag is not hash_plus8's.  Decided with a mask, not a
+ * branch: in text-like records whether a cell carries the tag is as good
+ * as random. */
+static inline uint32_t xc_zdict_cell(const uint32_t *packed, size_t hash_plus8)
 {
-    size_t const i = hash_plus8 >> 8;
-    return cells[i] & ((uint32_t)0 - (uint32_t)(tags[i] == xc_zdict_tag(hash_plus8)));
+    uint32_t const e = packed[hash_plus8 >> 8];
+    return (e >> 8) & ((uint32_t)0 - (uint32_t)((uint8_t)e == xc_zdict_tag(hash_plus8)));
 }
+
+/* Positions a packed cell holds: below 2^24. */
+#define XC_ZDICT_PACKED_LIMIT ((uint32_t)1 << 24)
 
 /* The finders for a frame whose ms->dict is set are each ISA variant's
  * `attached` table (compress_kernels.h): fast and dfast with the

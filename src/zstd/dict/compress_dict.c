@@ -168,8 +168,8 @@ static int attaches(const xc_zstd_cctx *c, const xc_zstd_cdict *cd, size_t n, xc
 {
     unsigned const s = cd->p.strategy;
     int attach = 0;
-    if (s == XC_ZSTRAT_FAST) attach = n <= ATTACH_FAST_MAX;
-    else if (s == XC_ZSTRAT_DFAST) attach = n <= ATTACH_DFAST_MAX;
+    if (s == XC_ZSTRAT_FAST) attach = cd->packed && n <= ATTACH_FAST_MAX;
+    else if (s == XC_ZSTRAT_DFAST) attach = cd->packed && n <= ATTACH_DFAST_MAX;
     /* Rows only (the dictionary's build guarantees them for these). */
     else if (s >= XC_ZSTRAT_GREEDY && s <= XC_ZSTRAT_LAZY2)
         attach = cd->ms.row_log && n <= ATTACH_LAZY_MAX;

@@ -100,7 +100,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
 {
     const xc_zstd_cdict *const cd = ms->dict;
     uint32_t *const ht = ms->hash_table;
-    const uint32_t *const dt = cd->tables;
+    const uint32_t *const dt = cd->packed;
     unsigned const hlog = ms->p.hash_log;
     unsigned const dlog = cd->p.hash_log;
     const uint8_t *const base = ms->base;
@@ -115,7 +115,6 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
     uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
     xc_zcursor out = xc_zcursor_open(ss);
 
-    const uint8_t *const dtags = cd->tags;
     const uint8_t *const dcontent = cd->content;
     /* The negative levels' acceleration: the gap between searched
      * positions starts at target_length instead of 1. */
@@ -126,7 +125,7 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
         size_t const h = hx >> (8 + dlog - hlog);
         uint32_t const cur = (uint32_t)(ip - base);
         uint32_t const idx = ht[h];
-        uint32_t const didx = xc_zdict_cell(dt, dtags, hx);
+        uint32_t const didx = xc_zdict_cell(dt, hx);
         const uint8_t *seg;
         const uint8_t *match;
         size_t mlen;
@@ -208,8 +207,8 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
     const xc_zstd_cdict *const cd = ms->dict;
     uint32_t *const hl = ms->hash_table;
     uint32_t *const hs = ms->chain_table;
-    const uint32_t *const dl = cd->tables;
-    const uint32_t *const ds = cd->tables + cd->ms.hash_size;
+    const uint32_t *const dl = cd->packed;
+    const uint32_t *const ds = cd->packed + cd->ms.hash_size;
     unsigned const llog = ms->p.hash_log, slog = ms->p.chain_log;
     unsigned const dllog = cd->p.hash_log, dslog = cd->p.chain_log;
     const uint8_t *const base = ms->base;
@@ -224,8 +223,6 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
     uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
     xc_zcursor out = xc_zcursor_open(ss);
 
-    const uint8_t *const tl = cd->tags;
-    const uint8_t *const ts = cd->tags + cd->ms.hash_size;
 
     while (ip < ilimit) {
         size_t const x8 = xc_zhash(ip, dllog + 8, 8);
@@ -238,8 +235,8 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
          * 256x4K+dict L3 3-8% faster; records that match nothing pay two
          * loads the branch skipped (random: 1.11x -> 1.00x libzstd's
          * speed). */
-        uint32_t const jl = xc_zdict_cell(dl, tl, x8);
-        uint32_t const js = xc_zdict_cell(ds, ts, xm);
+        uint32_t const jl = xc_zdict_cell(dl, x8);
+        uint32_t const js = xc_zdict_cell(ds, xm);
         const uint8_t *seg = NULL;
         const uint8_t *match;
         size_t mlen;
@@ -277,7 +274,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
             size_t const x1 = xc_zhash(ip1, dllog + 8, 8);
             size_t const h1 = x1 >> (8 + dllog - llog);
             uint32_t const il1 = hl[h1];
-            uint32_t const jl1 = xc_zdict_cell(dl, tl, x1);
+            uint32_t const jl1 = xc_zdict_cell(dl, x1);
             hl[h1] = cur + 1;
             if (il1 >= low && xc_read64(base + il1) == xc_read64(ip1)) {
                 ip = ip1;
