@@ -603,7 +603,8 @@ typedef enum {
  * of the input before it as history
  * (the overlap: 2^(window_log - 9 + OVERLAP_LOG) bytes; by default a
  * window / 8 for fast to lazy, / 4 for lazy2 and btlazy2, / 2 for btopt and
- * btultra, a whole window for btultra2); the jobs' blocks go out in order
+ * btultra, a whole window for btultra2, and / 2 for lazy2 when the content
+ * size made its jobs smaller than 4 windows); the jobs' blocks go out in order
  * in one frame, with one header and one content checksum, which any zstd
  * decoder reads.  A job's first block uses no repeat offset and no entropy
  * table from the job before, so jobs never wait for each other.
