@@ -149,7 +149,8 @@ XC_API const char *xc_cpucap_tier(void);
 
 /*
  * xc_impl_name() returns the name of the variant in use for a kernel:
- * "crc32c", "inet", "zstd_decode" or "zstd_encode" give strings such as
+ * "crc32c", "inet", "zstd_decode", "zstd_encode" or "xxh64" (the hash of
+ * several buffers at once that verifies seekable frames) give strings such as
  * "x64-avx512", "arm64-pmull" or "portable".  An unknown kernel name, or
  * NULL, gives NULL.  Thread-safe.
  */

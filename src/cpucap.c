@@ -109,6 +109,16 @@ const struct xc_zstd_encode_variant xc_zstd_encode_variants[] = {
 };
 const size_t xc_zstd_encode_variant_count = XC_ARRAY_SIZE(xc_zstd_encode_variants);
 
+/* Arm64 has no 64-bit vector multiply, so its scalar lanes are as fast as
+ * NEON would be; it keeps the portable kernel. */
+const struct xc_xxh64_variant xc_xxh64_variants[] = {
+    {"portable", xc_xxh64_stripes_portable, 0},
+#if defined(XC_ARCH_X64)
+    {"x64-avx512", xc_xxh64_stripes_x64_avx512, XC_CPU_X64_AVX512},
+#endif
+};
+const size_t xc_xxh64_variant_count = XC_ARRAY_SIZE(xc_xxh64_variants);
+
 /* ---- tiers --------------------------------------------------------------- */
 
 struct tier {
@@ -198,6 +208,11 @@ static const struct xc_zstd_decode_variant *zstd_decode_choose(unsigned f)
 static const struct xc_zstd_encode_variant *zstd_encode_choose(unsigned f)
 {
     XC_CHOOSE(xc_zstd_encode_variants, XC_ARRAY_SIZE(xc_zstd_encode_variants), f);
+}
+
+static const struct xc_xxh64_variant *xxh64_choose(unsigned f)
+{
+    XC_CHOOSE(xc_xxh64_variants, XC_ARRAY_SIZE(xc_xxh64_variants), f);
 }
 
 /*
@@ -415,7 +430,7 @@ static uint64_t decide_once(unsigned long hwcap) { return decide(detect(hwcap), 
 
 struct xc_kernels xc_kernels = {
     xc_crc32c_portable, xc_inet_sum_portable, xc_inet_checksum_portable, "portable", "portable",
-    &xc_zstd_decode_portable, &xc_zstd_encode_portable,
+    &xc_zstd_decode_portable, &xc_zstd_encode_portable, xc_xxh64_stripes_portable, "portable",
 };
 static const char *zstd_decode_name = "portable";
 static const char *zstd_encode_name = "portable";
@@ -453,6 +468,9 @@ static void init(void)
     const struct xc_zstd_encode_variant *ze = zstd_encode_choose(active_features);
     xc_kernels.zstd_encode = ze->kernels;
     zstd_encode_name = ze->name;
+    const struct xc_xxh64_variant *xx = xxh64_choose(active_features);
+    xc_kernels.xxh64_stripes = xx->fn;
+    xc_kernels.xxh64_name = xx->name;
 
     size_t pos = 0, cap_sz = sizeof description;
     pos = append(description, pos, cap_sz, "arch=" XC_ARCH_NAME " features=");
@@ -523,5 +541,6 @@ const char *xc_impl_name(const char *kernel)
     if (strcmp(kernel, "inet") == 0) return xc_kernels.inet_name;
     if (strcmp(kernel, "zstd_decode") == 0) return zstd_decode_name;
     if (strcmp(kernel, "zstd_encode") == 0) return zstd_encode_name;
+    if (strcmp(kernel, "xxh64") == 0) return xc_kernels.xxh64_name;
     return NULL;
 }

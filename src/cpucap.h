@@ -29,6 +29,7 @@
 #define XC_CPUCAP_H
 
 #include "xc_internal.h"
+#include "zstd/common/xxh64.h"
 
 /* Features xcodec uses.  A bit is set only when both the CPU and the OS
  * support it (for vector state, the OS must save the registers). */
@@ -101,6 +102,15 @@ XC_HIDDEN extern const size_t xc_zstd_decode_variant_count;
 XC_HIDDEN extern const struct xc_zstd_encode_variant xc_zstd_encode_variants[];
 XC_HIDDEN extern const size_t xc_zstd_encode_variant_count;
 
+/* XXH64 of several buffers side by side (zstd/common/xxh64.h). */
+struct xc_xxh64_variant {
+    const char *name;
+    xc_xxh64_stripes_fn fn;
+    unsigned needs;
+};
+XC_HIDDEN extern const struct xc_xxh64_variant xc_xxh64_variants[];
+XC_HIDDEN extern const size_t xc_xxh64_variant_count;
+
 /* ---- choosing a variant ------------------------------------------------- */
 
 /* Code that may run inside an IFUNC resolver, before the program is
@@ -170,6 +180,8 @@ struct xc_kernels {
      * are their first field). */
     const struct xc_zstd_dkernels *zstd_decode;
     const struct xc_zstd_ckernels *zstd_encode;
+    xc_xxh64_stripes_fn xxh64_stripes;
+    const char *xxh64_name;
 };
 
 XC_HIDDEN extern struct xc_kernels xc_kernels;

@@ -61,10 +61,19 @@ XC_HIDDEN int xc_sk_plausible(const xc_zstd_seekable *r, uint32_t i);
 
 /* Decodes frame i into dst (exactly its content size, from the table) with
  * dctx, reading its bytes into *src (grown as needed, callers' scratch)
- * when the input is a callback; checks it against its entry.  Returns 0
- * or an error.  Safe to call from several threads with their own dctx and
- * scratch. */
+ * when the input is a callback; checks it against its entry, its checksum
+ * too when `verify` is set (a caller that clears it checks the content
+ * with xc_sk_checksum_ok()).  Returns 0 or an error.  Safe to call from
+ * several threads with their own dctx and scratch. */
 XC_HIDDEN size_t xc_sk_decode_frame(const xc_zstd_seekable *r, uint32_t i, uint8_t *dst,
-                                    xc_zstd_dctx *dctx, uint8_t **src, size_t *src_cap);
+                                    xc_zstd_dctx *dctx, uint8_t **src, size_t *src_cap,
+                                    int verify);
+
+/* Whether XXH64 h of frame i's content agrees with the seek table (always,
+ * when the table has no checksums). */
+static inline int xc_sk_checksum_ok(const xc_zstd_seekable *r, uint32_t i, uint64_t h)
+{
+    return !r->sum || (uint32_t)h == r->sum[i];
+}
 
 #endif /* XC_SEEKABLE_INTERNAL_H */
