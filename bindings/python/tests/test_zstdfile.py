@@ -14,6 +14,23 @@ from xcodec.zstd import ZstdFile, ZstdError
 DATA = b"".join(b"line %d of the file, with some words in it\n" % i for i in range(20_000))
 
 
+class _Unseekable(io.RawIOBase):
+    """A pipe-like source: reads, no seeking."""
+
+    def __init__(self, data):
+        self._data = memoryview(data)
+        self._at = 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = min(len(b), len(self._data) - self._at, 1000)
+        b[:n] = self._data[self._at:self._at + n]
+        self._at += n
+        return n
+
+
 class Files(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
@@ -111,6 +128,40 @@ class Files(unittest.TestCase):
             self.assertGreater(len(f.read1()), 0)
             with self.assertRaises(io.UnsupportedOperation):
                 f.write(b"x")
+
+    def test_mixed_read_sizes(self):
+        # Large reads with nothing buffered skip the buffer; small reads,
+        # lines, seeks and tells in between must see one stream.  Several
+        # frames, so that a large read also crosses a frame's end.
+        payload = zstd.compress(DATA[:300_000]) + zstd.compress(DATA[300_000:])
+        for source in (lambda: io.BytesIO(payload), lambda: _Unseekable(payload)):
+            with ZstdFile(source()) as f:
+                at = 0
+                for size in (10, 100_000, 1, 40_000, 65_536, 7, 200_000, 1 << 20):
+                    got = f.read(size)
+                    self.assertEqual(got, DATA[at:at + size])
+                    at += len(got)
+                    self.assertEqual(f.tell(), at)
+                    line = f.readline()
+                    self.assertEqual(line, DATA[at:DATA.index(b"\n", at) + 1] if at < len(DATA)
+                                     else b"")
+                    at += len(line)
+                self.assertEqual(f.read(50_000), b"")
+                self.assertEqual(at, len(DATA))
+        with ZstdFile(io.BytesIO(payload)) as f:
+            at = 0
+            for size in (40_000, 40_000, 300_000, 5, 100_000, 33_000, 1 << 20):
+                self.assertEqual(f.read(size), DATA[at:at + size])
+                at = min(at + size, len(DATA))
+                self.assertEqual(f.tell(), at)
+        with ZstdFile(io.BytesIO(payload)) as f:
+            self.assertEqual(f.read(50_000), DATA[:50_000])
+            f.seek(10)
+            self.assertEqual(f.read(70_000), DATA[10:70_010])
+            f.seek(-40_000, io.SEEK_END)
+            self.assertEqual(f.read(40_000), DATA[-40_000:])
+        with self.assertRaises(EOFError):
+            ZstdFile(io.BytesIO(payload[:-5])).read(len(DATA) + 1)
 
     def test_text_mode(self):
         text = "zstd ünïcode\nline two\n" * 1000

@@ -23,6 +23,12 @@ _MODE_WRITE = 2
 # (128 KiB plus its header), so one read usually gives the decoder a block.
 _READ_SIZE = 128 * 1024 + 3
 
+# ZstdFile.read() of at least this many bytes, with nothing buffered,
+# decompresses straight into the bytes it returns instead of through the
+# io.BufferedReader, which would decode into its buffer and copy: at 128 KiB
+# reads the copy was about 4% of the time.
+_DIRECT_MIN = 32 * 1024
+
 
 def _nbytes(data, /):
     if isinstance(data, (bytes, bytearray)):
@@ -150,6 +156,7 @@ class ZstdFile(io.BufferedIOBase):
         self._close_fp = False
         self._mode = _MODE_CLOSED
         self._buffer = None
+        self._raw = None
         if not isinstance(mode, str):
             raise ValueError("mode must be a str")
         if options is not None and not isinstance(options, dict):
@@ -176,8 +183,8 @@ class ZstdFile(io.BufferedIOBase):
         else:
             raise TypeError("file must be a file-like object or a str, bytes, or PathLike object")
         if self._mode == _MODE_READ:
-            self._buffer = io.BufferedReader(_Reader(self._fp, zstd_dict, options),
-                                             buffer_size=_READ_SIZE)
+            self._raw = _Reader(self._fp, zstd_dict, options)
+            self._buffer = io.BufferedReader(self._raw, buffer_size=_READ_SIZE)
 
     # ---- state checks, as io's own classes word them ------------------------------------
 
@@ -205,6 +212,7 @@ class ZstdFile(io.BufferedIOBase):
                 if self._buffer is not None:
                     self._buffer.close()
                     self._buffer = None
+                    self._raw = None
             elif self._mode == _MODE_WRITE:
                 self.flush(self.FLUSH_FRAME)
                 self._compressor = None
@@ -251,6 +259,17 @@ class ZstdFile(io.BufferedIOBase):
         if size is None:
             size = -1
         self._check_can_read()
+        if size >= _DIRECT_MIN and self._buffer.tell() == self._raw._pos:
+            # Nothing is buffered (the buffer's position is the raw
+            # stream's), so the raw stream's next bytes are the file's.
+            chunks = []
+            while size:
+                data = self._raw.read(size)
+                if not data:
+                    break
+                chunks.append(data)
+                size -= len(data)
+            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
         return self._buffer.read(size)
 
     def read1(self, size=-1):
