@@ -12,7 +12,8 @@ XC_HIDDEN uint32_t xc_crc32c_portable(uint32_t crc, const uint8_t *data, size_t 
 XC_HIDDEN uint32_t xc_inet_sum_portable(uint32_t sum, const uint8_t *data, size_t len);
 XC_HIDDEN uint16_t xc_inet_checksum_portable(const uint8_t *data, size_t len);
 XC_HIDDEN void xc_xxh64_stripes_portable(uint64_t acc[XC_XXH64_WAYS][4],
-                                         const uint8_t *const p[XC_XXH64_WAYS], size_t stripes);
+                                         const uint8_t *const p[XC_XXH64_WAYS], unsigned ways,
+                                         size_t stripes);
 
 /* The zstd codec's kernel sets (struct xc_zstd_dkernels in
  * decompress_internal.h, struct xc_zstd_ckernels in compress_kernels.h),

@@ -31,7 +31,8 @@ XC_HIDDEN uint16_t xc_inet_checksum_x64_avx512(const uint8_t *data, size_t len);
 XC_HIDDEN uint16_t xc_inet_checksum_x64_avx512vnni(const uint8_t *data, size_t len);
 
 XC_HIDDEN void xc_xxh64_stripes_x64_avx512(uint64_t acc[XC_XXH64_WAYS][4],
-                                           const uint8_t *const p[XC_XXH64_WAYS], size_t stripes);
+                                           const uint8_t *const p[XC_XXH64_WAYS], unsigned ways,
+                                           size_t stripes);
 
 /* The zstd codec's hot loops compiled for BMI2 (zstd_decode_bmi2.c,
  * zstd_encode_bmi2.c). */

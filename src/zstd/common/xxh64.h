@@ -39,10 +39,13 @@ XC_HIDDEN uint64_t xc_xxh64_digest(const xc_xxh64_state *st);
 XC_HIDDEN void xc_xxh64_many(const uint8_t *const p[], const size_t n[], unsigned count,
                              uint64_t out[]);
 
-/* The kernel behind it: the four lanes of each of XC_XXH64_WAYS streams,
- * acc[w], taken through `stripes` 32-byte stripes from p[w] (each valid
- * for that many bytes). */
+/* The kernel behind it: the four lanes of each of the first `ways` (2 to
+ * XC_XXH64_WAYS) streams, acc[w], taken through `stripes` 32-byte stripes
+ * from p[w] (each valid for that many bytes).  Every p[w] is valid; a
+ * kernel may also run the ways past `ways` (a vector one does, at no
+ * cost), whose results are then ignored. */
 typedef void (*xc_xxh64_stripes_fn)(uint64_t acc[XC_XXH64_WAYS][4],
-                                    const uint8_t *const p[XC_XXH64_WAYS], size_t stripes);
+                                    const uint8_t *const p[XC_XXH64_WAYS], unsigned ways,
+                                    size_t stripes);
 
 #endif /* XC_ZSTD_XXHASH_H */

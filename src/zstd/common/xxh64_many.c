@@ -4,7 +4,8 @@
  * side by side by the cpucap kernel, the rest of each (its own stripes,
  * the lanes' merge, the last 31 bytes or fewer, the avalanche) here, one
  * buffer at a time.  A group of fewer than XC_XXH64_WAYS buffers fills the
- * kernel's other ways with its first buffer and drops their results.
+ * kernel's other ways with its first buffer (the portable kernel skips
+ * them, a vector one runs them for nothing) and drops their results.
  *
  * What it may call: cpucap's kernel table, the shared format (common/).
  */
@@ -24,12 +25,7 @@ static uint64_t merge_lane(uint64_t h, uint64_t v)
 static uint64_t finish(uint64_t v[4], const uint8_t *p, size_t rest, uint64_t total)
 {
     uint64_t h;
-    for (; rest >= 32; rest -= 32, p += 32) {
-        v[0] = xc_xxh_round(v[0], xc_read_le64(p));
-        v[1] = xc_xxh_round(v[1], xc_read_le64(p + 8));
-        v[2] = xc_xxh_round(v[2], xc_read_le64(p + 16));
-        v[3] = xc_xxh_round(v[3], xc_read_le64(p + 24));
-    }
+    for (; rest >= 32; rest -= 32, p += 32) xc_xxh_stripe(v, p);
     if (total >= 32) {
         h = xc_xxh_rotl(v[0], 1) + xc_xxh_rotl(v[1], 7) + xc_xxh_rotl(v[2], 12) +
             xc_xxh_rotl(v[3], 18);
@@ -81,7 +77,7 @@ void xc_xxh64_many(const uint8_t *const p[], const size_t n[], unsigned count, u
         q[w] = p[w < count ? w : 0];
         xc_xxh_lanes_init(acc[w]);
     }
-    if (stripes) xc_kernels.xxh64_stripes(acc, q, stripes);
+    if (stripes) xc_kernels.xxh64_stripes(acc, q, count, stripes);
     for (unsigned i = 0; i < count; i++)
         out[i] = finish(acc[i], p[i] + 32 * stripes, n[i] - 32 * stripes, n[i]);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * XXH64's constants and its lane round, shared by xc_xxh64_many()
- * (xxh64_many.c) and the portable stripes kernel.  A round takes 8 input
+ * XXH64's constants, its lane round and stripe, shared by
+ * xc_xxh64_many() (xxh64_many.c) and the portable stripes kernel.  A round takes 8 input
  * bytes into a lane: acc + in * P2, rotated left by 31, times P1.
  *
  * What it may call: the library's helpers (xc_internal.h).
@@ -22,6 +22,15 @@ static inline uint64_t xc_xxh_rotl(uint64_t x, unsigned r) { return (x << r) | (
 static inline uint64_t xc_xxh_round(uint64_t acc, uint64_t in)
 {
     return xc_xxh_rotl(acc + in * XC_XXH_P2, 31) * XC_XXH_P1;
+}
+
+/* One 32-byte stripe at p into the four lanes v. */
+static inline void xc_xxh_stripe(uint64_t v[4], const uint8_t *p)
+{
+    v[0] = xc_xxh_round(v[0], xc_read_le64(p));
+    v[1] = xc_xxh_round(v[1], xc_read_le64(p + 8));
+    v[2] = xc_xxh_round(v[2], xc_read_le64(p + 16));
+    v[3] = xc_xxh_round(v[3], xc_read_le64(p + 24));
 }
 
 /* The lanes of a stream with seed 0 before its first stripe. */
