@@ -83,6 +83,15 @@ struct xc_sum_ctx {
 int xc_bench_op_inet_dpdk(void *ctx);
 #endif
 
+/* XC_SUM_BATCH checksums from xcodec_inline.h on ctx, compiled into the
+ * loop as DPDK's is (programs/bench_sums_inline.c): xc_inline_ipv4_checksum,
+ * xc_inline_inet_checksum40, and xc_inline_inet_checksum with the constant
+ * lengths 64 and 128. */
+int xc_bench_op_inline20(void *ctx);
+int xc_bench_op_inline40(void *ctx);
+int xc_bench_op_inline64(void *ctx);
+int xc_bench_op_inline128(void *ctx);
+
 /* The class part (bench_classes.c), `xcodec bench --classes`: the
  * generated corpus by class beside libzstd (bench_peer.h). */
 struct xc_zpeer;

@@ -18,8 +18,10 @@
  * -march=native, with a length that stays the same across its loop, and
  * ISA-L is called directly.  Speedups are the peer's time over xcodec's.
  *
- * A last table has xcodec_inline.h's fixed-length checksums (20 and 40
- * bytes, lengths the compiler knows) beside the same DPDK loop.
+ * A last table has xcodec_inline.h's checksums at 20, 40, 64 and 128 bytes,
+ * lengths the compiler knows, beside the same DPDK loop
+ * (programs/bench_sums_inline.c, compiled with DPDK's flags when DPDK is
+ * there).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +29,6 @@
 
 #include "bench.h"
 #include "xcodec.h"
-#include "xcodec_inline.h"
 
 #ifdef XC_HAVE_ISAL
 #  include <isa-l/crc.h>
@@ -94,33 +95,6 @@ static int op_crc_isal(void *c)
 /* The value of a checksum field, as the peers below compute it. */
 XC_SUM_OP(op_inet_pointer, xc_sum_inet_fn fn = s->inet; XC_BENCH_OPAQUE(fn), fn(q, k))
 XC_SUM_OP(op_inet_direct, (void)0, xc_inet_checksum(q, k))
-
-/* xcodec_inline.h, compiled into the loop like DPDK's sum. */
-static int op_inet_inline20(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    uint32_t acc = 0;
-    for (int i = 0; i < XC_SUM_BATCH; i++) {
-        const uint8_t *q = s->p;
-        XC_BENCH_OPAQUE(q);
-        acc += xc_inline_ipv4_checksum(q);
-    }
-    s->sink = acc;
-    return 0;
-}
-
-static int op_inet_inline40(void *c)
-{
-    struct xc_sum_ctx *s = c;
-    uint32_t acc = 0;
-    for (int i = 0; i < XC_SUM_BATCH; i++) {
-        const uint8_t *q = s->p;
-        XC_BENCH_OPAQUE(q);
-        acc += xc_inline_inet_checksum40(q);
-    }
-    s->sink = acc;
-    return 0;
-}
 
 #if defined(XC_HAVE_DPDK)
 #  define XC_INET_PEER xc_bench_op_inet_dpdk
@@ -220,15 +194,17 @@ static void one_table(const struct xc_bench_cfg *cfg, const char *key, const cha
 /* The inline checksums of fixed length beside the peer at that length. */
 static void inline_table(const struct xc_bench_cfg *cfg, uint8_t *buf)
 {
-    static const size_t lens[] = {20, 40};
-    const xc_bench_op mine[] = {op_inet_inline20, op_inet_inline40};
+    static const size_t lens[] = {20, 40, 64, 128};
+    const xc_bench_op mine[] = {xc_bench_op_inline20, xc_bench_op_inline40,
+                                xc_bench_op_inline64, xc_bench_op_inline128};
+    const size_t nlens = sizeof lens / sizeof lens[0];
     if (cfg->json) {
         printf("  \"inline\": [\n");
     } else {
         printf("\nInternet checksum, xcodec_inline.h (lengths known to the compiler), GB/s\n");
         printf("%9s %5s %9s %9s %8s\n", "bytes", "align", "inline", XC_INET_PEER_NAME, "speedup");
     }
-    for (size_t k = 0; k < 2; k++) {
+    for (size_t k = 0; k < nlens; k++) {
         for (size_t a = 0; a < 2; a++) {
             struct xc_sum_ctx x, y;
             memset(&x, 0, sizeof x);
@@ -242,7 +218,7 @@ static void inline_table(const struct xc_bench_cfg *cfg, uint8_t *buf)
             if (cfg->json)
                 printf("    {\"bytes\": %zu, \"align\": %zu, \"xcodec_gbps\": %.3f, "
                        "\"peer_gbps\": %.3f, \"speedup\": %.3f}%s\n",
-                       lens[k], a, gx, gy, ty / tx, k == 1 && a == 1 ? "" : ",");
+                       lens[k], a, gx, gy, ty / tx, k == nlens - 1 && a == 1 ? "" : ",");
             else
                 printf("%9zu %5zu %9.2f %9.2f %7.2fx\n", lens[k], a, gx, gy, ty / tx);
             fflush(stdout);
