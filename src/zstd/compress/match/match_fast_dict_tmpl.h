@@ -39,7 +39,8 @@
 #define XC_ZSTD_MATCH_FAST_DICT_TMPL_H
 #include "zstd/dict/cdict.h"
 
-/* The gap between searched positions grows by one every 2^8 literals. */
+/* dfast: the gap between searched positions grows by one every 2^8
+ * literals. */
 #define SEARCH_STRENGTH 8
 
 typedef struct {
@@ -94,6 +95,19 @@ XC_FORCE_INLINE uint32_t segs_open(segs *s, const xc_zmatch_state *ms, const uin
     return (uint32_t)(s->dlow - cd->content) + 1;
 }
 
+/* Bytes without a match after which the gap between pairs grows by one. */
+#define FAST_DICT_STRIDE_STEP 128
+
+/*
+ * fast: positions are searched in pairs, as in match_fast_tmpl.h, the next
+ * position's hash and table loads issued before the current one is
+ * compared.  Each position tries the frame's candidate, then the
+ * dictionary's; each pair tries the repeat offset once, at the next pair's
+ * first position.  The repeat offset's bytes are found from positions
+ * relative to the frame's first byte (rv): the dictionary's content lies at
+ * -1 and below, a match is in the window from vlow on, and one starting at
+ * -3..-1 would straddle the dictionary's end, so it is not tried.
+ */
 XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                       const uint8_t *const src, size_t const size,
                                       unsigned const mls, int const small)
@@ -103,97 +117,167 @@ XC_FORCE_INLINE size_t fast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uin
     const uint32_t *const dt = cd->packed;
     unsigned const hlog = ms->p.hash_log;
     unsigned const dlog = cd->p.hash_log;
+    unsigned const dshift = 8 + dlog - hlog;
     const uint8_t *const base = ms->base;
     const uint8_t *const iend = src + size;
     const uint8_t *const ilimit = iend - XC_ZSTD_HASH_READ;
     uint32_t const low = xc_zwindow_low(ms, (uint32_t)(iend - base));
     segs s;
     uint32_t const dlow_idx = segs_open(&s, ms, iend, low);
+    const uint8_t *const dcontent = cd->content;
+    const uint8_t *const prefix = s.prefix;
+    intptr_t const vlow =
+        s.low_p > prefix ? (intptr_t)(s.low_p - prefix) : -(intptr_t)(s.dend - s.dlow);
+    /* Distance from one pair to the next: 2 when pairs are adjacent; the
+     * negative levels' acceleration spaces them target_length + 1 apart. */
+    size_t const gap0 = ms->p.target_length ? (size_t)ms->p.target_length + 1 : 2;
 
-    const uint8_t *ip = src;
     const uint8_t *anchor = src;
+    const uint8_t *ip0 = src, *ip1, *ip2, *ip3;
+    const uint8_t *match0, *mend, *next_step;
+    size_t step, hx0, hx1, mlen;
+    uint32_t idx, cur0, off_value;
     uint32_t r0 = rep[0], r1 = rep[1], r2 = rep[2];
     xc_zcursor out = xc_zcursor_open(ss);
 
-    const uint8_t *const dcontent = cd->content;
-    /* The negative levels' acceleration: the gap between searched
-     * positions starts at target_length instead of 1. */
-    size_t const step = ms->p.target_length + !ms->p.target_length;
+restart:
+    step = gap0;
+    next_step = ip0 + FAST_DICT_STRIDE_STEP;
+    ip1 = ip0 + 1;
+    ip2 = ip0 + step;
+    ip3 = ip2 + 1;
+    if (ip3 >= ilimit) goto done;
 
-    while (ip < ilimit) {
-        size_t const hx = xc_zhash(ip, dlog + 8, mls);
-        size_t const h = hx >> (8 + dlog - hlog);
-        uint32_t const cur = (uint32_t)(ip - base);
-        uint32_t const idx = ht[h];
-        uint32_t const didx = xc_zdict_cell(dt, hx);
-        const uint8_t *seg;
-        const uint8_t *match;
-        size_t mlen;
-        ht[h] = cur;
+    hx0 = xc_zhash(ip0, dlog + 8, mls);
+    hx1 = xc_zhash(ip1, dlog + 8, mls);
+    idx = ht[hx0 >> dshift];
 
-        const uint8_t *const rm = back(&s, ip + 1, r0, &seg);
-        if (rm && xc_read32(rm) == xc_read32(ip + 1)) {
-            /* At least one literal (ip + 1 > anchor): Offset_Value 1 is r0. */
-            mlen = 4 + seg_count2(&s, ip + 5, rm + 4, iend, seg);
-            ip++;
-            xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
-        } else {
-            uint32_t off;
-            /* A stale slot (an older frame's position) is masked into the
-             * compare rather than tested first: with a reused context
-             * which slots are live is as good as random (as in xc_zcand4).
-             * Only in small frames: in larger ones the frame's own
-             * positions soon fill the table, the test predicts well, and
-             * the mask measured slower (random 4 KiB records 0.97x ->
-             * 0.89x libzstd's speed, 256 B records 0.89x -> 1.27x). */
-            uint32_t const here = xc_read32(ip);
-            if (xc_zcand4(ip, base, idx, low, small)) {
-                match = base + idx;
-                mlen = 4 + xc_zcount(ip + 4, match + 4, iend);
-                mlen += xc_zcatch_up(&ip, &match, anchor, s.low_p);
-                off = (uint32_t)(ip - match);
-            } else if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == here) {
-                match = dcontent + didx - 1;
-                mlen = 4 + seg_count2(&s, ip + 4, match + 4, iend, s.dend);
-                mlen += xc_zcatch_up(&ip, &match, anchor, s.dlow);
-                off = (uint32_t)((size_t)(ip - s.prefix) + (size_t)(s.dend - match));
-            } else {
-                ip += ((size_t)(ip - anchor) >> SEARCH_STRENGTH) + step;
-                continue;
-            }
-            r2 = r1;
-            r1 = r0;
-            r0 = off;
-            xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, off + 3, mlen);
-        }
-        ip += mlen;
-        anchor = ip;
-
-        if (ip <= ilimit) {
-            /* Two positions inside the match, as the plain finder does. */
-            ht[xc_zhash(base + cur + 2, hlog, mls)] = cur + 2;
-            ht[xc_zhash(ip - 2, hlog, mls)] = (uint32_t)(ip - 2 - base);
-            /* A match right after a match at r1: no literals, so
-             * Offset_Value 1 names r1 (§3.1.2.5) and r0, r1 swap. */
-            while (ip <= ilimit) {
-                const uint8_t *m2 = back(&s, ip, r1, &seg);
-                if (!m2 || xc_read32(m2) != xc_read32(ip)) break;
-                size_t const rlen = 4 + seg_count2(&s, ip + 4, m2 + 4, iend, seg);
-                uint32_t const t = r1;
-                r1 = r0;
-                r0 = t;
-                ht[xc_zhash(ip, hlog, mls)] = (uint32_t)(ip - base);
-                xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
-                ip += rlen;
-                anchor = ip;
+    do {
+        /* First position of the pair, after the repeat offset at ip2. */
+        {
+            intptr_t const rv = (intptr_t)(ip2 - prefix) - (intptr_t)r0;
+            int const rok = (rv >= vlow) & ((uintptr_t)(rv + 3) >= 3) & (r0 != 0);
+            const uint8_t *const rm = rok ? (rv >= 0 ? prefix : s.dend) + rv : ip0;
+            cur0 = (uint32_t)(ip0 - base);
+            ht[hx0 >> dshift] = cur0;
+            if (rok & (xc_read32(rm) == xc_read32(ip2))) {
+                ip0 = ip2;
+                match0 = rm;
+                mend = rv >= 0 ? NULL : s.dend;
+                /* One byte back, when it is in the same segment and the
+                 * window (ip2 is at least two past the anchor). */
+                mlen = (rv - 1 >= vlow) & (rv != 0) && ip0[-1] == match0[-1];
+                ip0 -= mlen;
+                match0 -= mlen;
+                mlen += 4;
+                off_value = 1;
+                ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+                goto extend;
             }
         }
-    }
+        if (xc_zcand4(ip0, base, idx, low, small)) {
+            ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+            goto frame_match;
+        }
+        {
+            uint32_t const didx = xc_zdict_cell(dt, hx0);
+            if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == xc_read32(ip0)) {
+                ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+                match0 = dcontent + didx - 1;
+                goto dict_match;
+            }
+        }
+
+        /* Second position of the pair. */
+        idx = ht[hx1 >> dshift];
+        hx0 = hx1;
+        hx1 = xc_zhash(ip2, dlog + 8, mls);
+        ip0 = ip1;
+        ip1 = ip2;
+        ip2 = ip3;
+        cur0 = (uint32_t)(ip0 - base);
+        ht[hx0 >> dshift] = cur0;
+        if (xc_zcand4(ip0, base, idx, low, small)) {
+            /* ip1 = ip0 + step - 1: inside a match of 4 bytes or more only
+             * while step <= 4. */
+            if (step <= 4) ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+            goto frame_match;
+        }
+        {
+            uint32_t const didx = xc_zdict_cell(dt, hx0);
+            if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == xc_read32(ip0)) {
+                if (step <= 4) ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+                match0 = dcontent + didx - 1;
+                goto dict_match;
+            }
+        }
+
+        /* Advance to the next pair. */
+        idx = ht[hx1 >> dshift];
+        hx0 = hx1;
+        hx1 = xc_zhash(ip2, dlog + 8, mls);
+        ip0 = ip1;
+        ip1 = ip2;
+        ip2 = ip0 + step;
+        ip3 = ip1 + step;
+        if (ip2 >= next_step) {
+            step++;
+            next_step += FAST_DICT_STRIDE_STEP;
+        }
+    } while (ip3 < ilimit);
+
+done:
     xc_zcursor_close(ss, out);
     rep[0] = r0;
     rep[1] = r1;
     rep[2] = r2;
     return (size_t)(iend - anchor);
+
+frame_match:
+    match0 = base + idx;
+    mend = NULL;
+    mlen = 4 + xc_zcatch_up(&ip0, &match0, anchor, s.low_p);
+    r2 = r1;
+    r1 = r0;
+    r0 = (uint32_t)(ip0 - match0);
+    off_value = r0 + 3;
+    goto extend;
+
+dict_match:
+    mend = s.dend;
+    mlen = 4 + xc_zcatch_up(&ip0, &match0, anchor, s.dlow);
+    r2 = r1;
+    r1 = r0;
+    r0 = (uint32_t)((size_t)(ip0 - prefix) + (size_t)(s.dend - match0));
+    off_value = r0 + 3;
+
+extend:
+    mlen += seg_count2(&s, ip0 + mlen, match0 + mlen, iend, mend);
+    xc_zput_seq(&out, (size_t)(ip0 - anchor), anchor, iend, off_value, mlen);
+    ip0 += mlen;
+    anchor = ip0;
+
+    if (ip0 <= ilimit) {
+        /* Two positions inside the match, as the plain finder does. */
+        ht[xc_zhash(base + cur0 + 2, hlog, mls)] = cur0 + 2;
+        ht[xc_zhash(ip0 - 2, hlog, mls)] = (uint32_t)(ip0 - 2 - base);
+        /* A match right after a match at r1: no literals, so
+         * Offset_Value 1 names r1 (§3.1.2.5) and r0, r1 swap. */
+        while (ip0 <= ilimit) {
+            const uint8_t *seg;
+            const uint8_t *m2 = back(&s, ip0, r1, &seg);
+            if (!m2 || xc_read32(m2) != xc_read32(ip0)) break;
+            size_t const rlen = 4 + seg_count2(&s, ip0 + 4, m2 + 4, iend, seg);
+            uint32_t const t = r1;
+            r1 = r0;
+            r0 = t;
+            ht[xc_zhash(ip0, hlog, mls)] = (uint32_t)(ip0 - base);
+            xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
+            ip0 += rlen;
+            anchor = ip0;
+        }
+    }
+    goto restart;
 }
 
 /* dfast: a long (8-byte) and a short (min_match) candidate per position in
