@@ -95,6 +95,17 @@ XC_FORCE_INLINE uint32_t segs_open(segs *s, const xc_zmatch_state *ms, const uin
     return (uint32_t)(s->dlow - cd->content) + 1;
 }
 
+/* The dictionary's candidate for ip, whose hash with the tag is hx: its
+ * first byte in the content when it is in the window and its first 4 bytes
+ * are ip's, else NULL. */
+static inline const uint8_t *dict_cand(const uint32_t *dt, size_t hx, uint32_t dlow_idx,
+                                       const uint8_t *dcontent, const uint8_t *ip)
+{
+    uint32_t const didx = xc_zdict_cell(dt, hx);
+    if (didx < dlow_idx || xc_read32(dcontent + didx - 1) != xc_read32(ip)) return NULL;
+    return dcontent + didx - 1;
+}
+
 /* Bytes without a match after which the gap between pairs grows by one. */
 #define FAST_DICT_STRIDE_STEP 128
 
@@ -180,13 +191,10 @@ restart:
             ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
             goto frame_match;
         }
-        {
-            uint32_t const didx = xc_zdict_cell(dt, hx0);
-            if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == xc_read32(ip0)) {
-                ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
-                match0 = dcontent + didx - 1;
-                goto dict_match;
-            }
+        match0 = dict_cand(dt, hx0, dlow_idx, dcontent, ip0);
+        if (match0) {
+            ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+            goto dict_match;
         }
 
         /* Second position of the pair. */
@@ -204,13 +212,10 @@ restart:
             if (step <= 4) ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
             goto frame_match;
         }
-        {
-            uint32_t const didx = xc_zdict_cell(dt, hx0);
-            if (didx >= dlow_idx && xc_read32(dcontent + didx - 1) == xc_read32(ip0)) {
-                if (step <= 4) ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
-                match0 = dcontent + didx - 1;
-                goto dict_match;
-            }
+        match0 = dict_cand(dt, hx0, dlow_idx, dcontent, ip0);
+        if (match0) {
+            if (step <= 4) ht[hx1 >> dshift] = (uint32_t)(ip1 - base);
+            goto dict_match;
         }
 
         /* Advance to the next pair. */
