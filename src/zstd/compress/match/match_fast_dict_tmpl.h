@@ -95,6 +95,37 @@ XC_FORCE_INLINE uint32_t segs_open(segs *s, const xc_zmatch_state *ms, const uin
     return (uint32_t)(s->dlow - cd->content) + 1;
 }
 
+/* The fast finders' step after a match that ends at *ip (= *anchor), the
+ * search having stood at frame index cur: two positions inside the match
+ * go into the frame's table, as the plain finder does, then the matches
+ * that follow at r1 with no literals between, where Offset_Value 1 names
+ * r1 (§3.1.2.5) and r0, r1 swap. */
+XC_FORCE_INLINE void fast_dict_after(const segs *s, uint32_t *ht, unsigned hlog, unsigned mls,
+                                     const uint8_t *base, uint32_t cur, const uint8_t *ilimit,
+                                     const uint8_t *iend, const uint8_t **ipp,
+                                     const uint8_t **anchor, uint32_t *r0, uint32_t *r1,
+                                     xc_zcursor *out)
+{
+    const uint8_t *ip = *ipp;
+    if (ip > ilimit) return;
+    ht[xc_zhash(base + cur + 2, hlog, mls)] = cur + 2;
+    ht[xc_zhash(ip - 2, hlog, mls)] = (uint32_t)(ip - 2 - base);
+    while (ip <= ilimit) {
+        const uint8_t *seg;
+        const uint8_t *m2 = back(s, ip, *r1, &seg);
+        if (!m2 || xc_read32(m2) != xc_read32(ip)) break;
+        size_t const rlen = 4 + seg_count2(s, ip + 4, m2 + 4, iend, seg);
+        uint32_t const t = *r1;
+        *r1 = *r0;
+        *r0 = t;
+        ht[xc_zhash(ip, hlog, mls)] = (uint32_t)(ip - base);
+        xc_zput_seq(out, 0, *anchor, iend, 1, rlen);
+        ip += rlen;
+        *anchor = ip;
+    }
+    *ipp = ip;
+}
+
 /* The dictionary's candidate for ip, whose hash with the tag is hx: its
  * first byte in the content when it is in the window and its first 4 bytes
  * are ip's, else NULL. */
@@ -263,26 +294,7 @@ extend:
     ip0 += mlen;
     anchor = ip0;
 
-    if (ip0 <= ilimit) {
-        /* Two positions inside the match, as the plain finder does. */
-        ht[xc_zhash(base + cur0 + 2, hlog, mls)] = cur0 + 2;
-        ht[xc_zhash(ip0 - 2, hlog, mls)] = (uint32_t)(ip0 - 2 - base);
-        /* A match right after a match at r1: no literals, so
-         * Offset_Value 1 names r1 (§3.1.2.5) and r0, r1 swap. */
-        while (ip0 <= ilimit) {
-            const uint8_t *seg;
-            const uint8_t *m2 = back(&s, ip0, r1, &seg);
-            if (!m2 || xc_read32(m2) != xc_read32(ip0)) break;
-            size_t const rlen = 4 + seg_count2(&s, ip0 + 4, m2 + 4, iend, seg);
-            uint32_t const t = r1;
-            r1 = r0;
-            r0 = t;
-            ht[xc_zhash(ip0, hlog, mls)] = (uint32_t)(ip0 - base);
-            xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
-            ip0 += rlen;
-            anchor = ip0;
-        }
-    }
+    fast_dict_after(&s, ht, hlog, mls, base, cur0, ilimit, iend, &ip0, &anchor, &r0, &r1, &out);
     goto restart;
 }
 
@@ -370,25 +382,7 @@ XC_FORCE_INLINE size_t fast_dict_step_body(xc_zmatch_state *ms, xc_zseqstore *ss
         ip += mlen;
         anchor = ip;
 
-        if (ip <= ilimit) {
-            /* Two positions inside the match, as the plain finder does. */
-            ht[xc_zhash(base + cur + 2, hlog, mls)] = cur + 2;
-            ht[xc_zhash(ip - 2, hlog, mls)] = (uint32_t)(ip - 2 - base);
-            /* A match right after a match at r1: no literals, so
-             * Offset_Value 1 names r1 (§3.1.2.5) and r0, r1 swap. */
-            while (ip <= ilimit) {
-                const uint8_t *m2 = back(&s, ip, r1, &seg);
-                if (!m2 || xc_read32(m2) != xc_read32(ip)) break;
-                size_t const rlen = 4 + seg_count2(&s, ip + 4, m2 + 4, iend, seg);
-                uint32_t const t = r1;
-                r1 = r0;
-                r0 = t;
-                ht[xc_zhash(ip, hlog, mls)] = (uint32_t)(ip - base);
-                xc_zput_seq(&out, 0, anchor, iend, 1, rlen);
-                ip += rlen;
-                anchor = ip;
-            }
-        }
+        fast_dict_after(&s, ht, hlog, mls, base, cur, ilimit, iend, &ip, &anchor, &r0, &r1, &out);
     }
     xc_zcursor_close(ss, out);
     rep[0] = r0;
