@@ -272,6 +272,18 @@ XC_FORCE_INLINE int xc_zcand4(const uint8_t *ip, const uint8_t *base, uint32_t i
     return idx >= low && xc_read32(ip) == xc_read32(base + idx);
 }
 
+/* xc_zcand4() for 8 bytes: the long hash's candidate of dfast. */
+XC_FORCE_INLINE int xc_zcand8(const uint8_t *ip, const uint8_t *base, uint32_t idx, uint32_t low,
+                              int masked)
+{
+    if (masked) {
+        uint32_t const dead = (uint32_t)0 - (uint32_t)(idx < low);
+        uint32_t const at = idx ^ ((idx ^ (uint32_t)(ip - base)) & dead);
+        return ((xc_read64(ip) ^ xc_read64(base + at)) | (dead & 1)) == 0;
+    }
+    return idx >= low && xc_read64(ip) == xc_read64(base + idx);
+}
+
 /* Moves a match found at *ip back over the bytes before it that agree
  * (not before anchor, nor below mlow, the start of the match's segment);
  * returns how many. */
