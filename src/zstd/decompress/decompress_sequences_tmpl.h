@@ -231,13 +231,12 @@ typedef struct {
 } seq_dec;
 
 /* Decodes one sequence; `update` is 0 for the last sequence of a block,
- * which moves no state.  Returns 0, or 1 for an offset of 0 (corrupt). */
-XC_FORCE_INLINE int decode_seq(seq_dec *s, seq_t *q, int update, int bmi2)
+ * which moves no state.  An offset of 0 (corrupt) comes out as SIZE_MAX. */
+XC_FORCE_INLINE void decode_seq(seq_dec *s, seq_t *q, int update, int bmi2)
 {
     const xc_seq_cell *const cl = s->pll, *const cm = s->pml, *const co = s->pof;
     unsigned const of_extra = co->extra;
     size_t ll = cl->base, ml = cm->base, of;
-    int bad = 0;
 
     /* Offset first, then match length, then literal length. */
     if (of_extra > 1) {
@@ -264,10 +263,13 @@ XC_FORCE_INLINE int decode_seq(seq_dec *s, seq_t *q, int update, int bmi2)
          * the others down. */
         size_t const idx = 1 + (ll == 0) + seq_bits(&s->br, 1, bmi2);
         of = idx == 1 ? s->rep1 : idx == 2 ? s->rep2 : s->rep0 - 1;
+        /* An offset of 0 (the first offset was 1) is corrupt: it becomes
+         * one that no history reaches, which execution refuses, so the
+         * loop needs no test of its own for it. */
+        of |= (size_t)0 - (size_t)(of == 0);
         s->rep2 = idx == 1 ? s->rep2 : s->rep1;
         s->rep1 = s->rep0;
         s->rep0 = of;
-        bad = of == 0;
     }
     ml += seq_bits(&s->br, cm->extra, bmi2);
     if (XC_UNLIKELY(of_extra + cm->extra + cl->extra > 31)) seq_reload(&s->br, s->limit);
@@ -283,7 +285,6 @@ XC_FORCE_INLINE int decode_seq(seq_dec *s, seq_t *q, int update, int bmi2)
     q->ll = ll;
     q->ml = ml;
     q->of = of;
-    return bad;
 }
 
 /* What execution needs besides the sequence: the literals, the history
@@ -391,16 +392,20 @@ XC_FORCE_INLINE size_t xc_zseq_exec_body(xc_zstd_dctx *d, uint8_t *const ostart,
     s.rep2 = d->rep[2];
 
     if (!prefetch) {
-        for (;;) {
-            seq_t q;
-            size_t r;
-            nb_seq--;
-            RETURN_ERROR_IF(decode_seq(&s, &q, nb_seq > 0, bmi2), CORRUPT);
+        /* Every sequence but the last moves the states; the last one is
+         * decoded after the loop, so the loop has no test for it. */
+        seq_t q;
+        size_t r;
+        for (int left = nb_seq - 1; left > 0; left--) {
+            decode_seq(&s, &q, 1, bmi2);
             r = exec_seq(op, &x, q);
             FORWARD_IF_ERROR(r);
             op += r;
-            if (nb_seq == 0) break;
         }
+        decode_seq(&s, &q, 0, bmi2);
+        r = exec_seq(op, &x, q);
+        FORWARD_IF_ERROR(r);
+        op += r;
     } else {
         /* Decode XC_ZSEQ_AHEAD sequences ahead of execution, prefetching each
          * match as soon as its address is known. */
@@ -410,13 +415,13 @@ XC_FORCE_INLINE size_t xc_zseq_exec_body(xc_zstd_dctx *d, uint8_t *const ostart,
         int i, left = nb_seq;
 
         for (i = 0; i < ahead; i++) {
-            RETURN_ERROR_IF(decode_seq(&s, &ring[i], --left > 0, bmi2), CORRUPT);
+            decode_seq(&s, &ring[i], --left > 0, bmi2);
             prefetch_match(&ppos, &x, ring[i]);
         }
         for (i = 0; left > 0; i++) {
             seq_t q;
             size_t r;
-            RETURN_ERROR_IF(decode_seq(&s, &q, --left > 0, bmi2), CORRUPT);
+            decode_seq(&s, &q, --left > 0, bmi2);
             prefetch_match(&ppos, &x, q);
             r = exec_seq(op, &x, ring[i & (XC_ZSEQ_AHEAD - 1)]);
             FORWARD_IF_ERROR(r);
