@@ -398,7 +398,7 @@ XC_FORCE_INLINE size_t fast_dict_step_body(xc_zmatch_state *ms, xc_zseqstore *ss
  * asked about the next position, as in match_dfast_tmpl.h. */
 XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                        const uint8_t *const src, size_t const size,
-                                       unsigned const mls)
+                                       unsigned const mls, int const masked)
 {
     const xc_zstd_cdict *const cd = ms->dict;
     uint32_t *const hl = ms->hash_table;
@@ -446,7 +446,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
             xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
             goto matched;
         }
-        if (il >= low && xc_read64(base + il) == xc_read64(ip)) {
+        if (xc_zcand8(ip, base, il, low, masked)) {
             match = base + il;
             seg = NULL;
             mlen = 8 + xc_zcount(ip + 8, match + 8, iend);
@@ -456,7 +456,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
             mlen = 8 + seg_count2(&s, ip + 8, match + 8, iend, s.dend);
         } else {
             /* A short candidate, unless the next position has a long one. */
-            if (is >= low && xc_read32(base + is) == xc_read32(ip)) {
+            if (xc_zcand4(ip, base, is, low, masked)) {
                 match = base + is;
                 seg = NULL;
             } else if (js >= dlow_idx && xc_read32(cd->content + js - 1) == xc_read32(ip)) {
@@ -472,7 +472,7 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
             uint32_t const il1 = hl[h1];
             uint32_t const jl1 = xc_zdict_cell(dl, x1);
             hl[h1] = cur + 1;
-            if (il1 >= low && xc_read64(base + il1) == xc_read64(ip1)) {
+            if (xc_zcand8(ip1, base, il1, low, masked)) {
                 ip = ip1;
                 match = base + il1;
                 seg = NULL;
@@ -527,16 +527,26 @@ XC_FORCE_INLINE size_t dfast_dict_body(xc_zmatch_state *ms, xc_zseqstore *ss, ui
     return (size_t)(iend - anchor);
 }
 
-XC_ZFINDER(dfast_dict_4, dfast_dict_body(ms, ss, rep, src, size, 4))
-XC_ZFINDER(dfast_dict_5, dfast_dict_body(ms, ss, rep, src, size, 5))
-XC_ZFINDER(dfast_dict_6, dfast_dict_body(ms, ss, rep, src, size, 6))
-XC_ZFINDER(dfast_dict_7, dfast_dict_body(ms, ss, rep, src, size, 7))
+XC_ZFINDER(dfast_dict_4, dfast_dict_body(ms, ss, rep, src, size, 4, 0))
+XC_ZFINDER(dfast_dict_5, dfast_dict_body(ms, ss, rep, src, size, 5, 0))
+XC_ZFINDER(dfast_dict_6, dfast_dict_body(ms, ss, rep, src, size, 6, 0))
+XC_ZFINDER(dfast_dict_7, dfast_dict_body(ms, ss, rep, src, size, 7, 0))
+XC_ZFINDER(dfast_dict_4m, dfast_dict_body(ms, ss, rep, src, size, 4, 1))
+XC_ZFINDER(dfast_dict_5m, dfast_dict_body(ms, ss, rep, src, size, 5, 1))
+XC_ZFINDER(dfast_dict_6m, dfast_dict_body(ms, ss, rep, src, size, 6, 1))
+XC_ZFINDER(dfast_dict_7m, dfast_dict_body(ms, ss, rep, src, size, 7, 1))
+
+/* Frames with windows below 2^21 test the frame's candidates with a mask,
+ * as dfast without a dictionary does (match_dfast_tmpl.h). */
+#define DFAST_DICT_MASKED_BELOW_WLOG 21u
 
 static size_t finder_dfast_dict(XC_ZFINDER_ARGS)
 {
-    static const xc_zstd_block_fn copies[4] = {dfast_dict_4, dfast_dict_5, dfast_dict_6,
-                                               dfast_dict_7};
-    XC_ZFINDER_RUN(copies, 4u, 7u);
+    /* [masked][min_match - 4] */
+    static const xc_zstd_block_fn copies[2][4] = {
+        {dfast_dict_4, dfast_dict_5, dfast_dict_6, dfast_dict_7},
+        {dfast_dict_4m, dfast_dict_5m, dfast_dict_6m, dfast_dict_7m}};
+    XC_ZFINDER_RUN(copies[ms->p.window_log < DFAST_DICT_MASKED_BELOW_WLOG], 4u, 7u);
 }
 
 /* One copy per hash width and frame size class (the stale-slot mask is for
