@@ -35,18 +35,28 @@
 /* Bytes without a match after which the stride grows by one. */
 #define DFAST_STRIDE_STEP 256
 
-/* Windows below 2^21 (inputs up to 1 MiB at levels 2-4) test both tables'
- * candidates with a mask (xc_zcand8, xc_zcand4), as the fast finder does:
- * in a reused context most slots of a small frame's tables hold older
- * frames' positions, and a branch on whether a slot is live mispredicts.
- * Same run against the branches (libzstd 1.5.4 beside): 4 KiB records
- * 1.04-1.27x faster, 1 MiB inputs 1.0-1.2x; silesia files of 6-10 MiB,
- * whose slots are nearly all live, 0.93-0.97x, so they keep the branches. */
+/* Which search a frame gets, by its window (levels 2-4 size the window to
+ * the input).  In a reused context most slots of a small frame's tables
+ * hold older frames' positions, and a branch on whether a slot is live
+ * mispredicts; testing the candidates with a mask (xc_zcand8, xc_zcand4),
+ * as the fast finder does, avoids that but loads every candidate.  Same
+ * process against the plain search, libzstd 1.5.4 beside, level 3:
+ * - windows up to 2^12 (4 KiB records): masked, 1.05-1.31x on every class
+ *   (random and zlib data 1.08-1.09x);
+ * - 2^13 to 2^15: plain: masked, random and zlib data lost 4-10% and fell
+ *   below libzstd's speed, for 0-5% on most text-like classes;
+ * - 2^16 to 2^20 (64 KiB to 1 MiB): masked while matches come, plain once
+ *   a block has gone DFAST_STRIDE_STEP bytes without one or has had none
+ *   yet ("skim"): text 1.20x, database 1.22x, csv 1.09x, random 0.95x;
+ * - 2^21 and up (silesia files): plain; nearly every slot is live, and the
+ *   mask measured 0.93-0.97x. */
+#define DFAST_MASKED_UP_TO_WLOG 12u
+#define DFAST_SKIM_FROM_WLOG 16u
 #define DFAST_MASKED_BELOW_WLOG 21u
 
 XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                   const uint8_t *const src, size_t const size, unsigned const mls,
-                                  int const masked)
+                                  int const masked, int const skim)
 {
     uint32_t *const hlong = ms->hash_table;
     uint32_t *const hshort = ms->chain_table;
@@ -86,54 +96,83 @@ XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_
         idxl0 = hlong[hl0];
         matchl0 = base + idxl0;
 
+        /* One probe of the search: the repeat offset, then the long and the
+         * short candidate at ip.  `m` asks for the masked tests. */
+#define DFAST_PROBE(m)                                                                      \
+    do {                                                                                    \
+        size_t const hs0 = xc_zhash(ip, slog, mls);                                        \
+        uint32_t const idxs0 = hshort[hs0];                                                \
+        cur = (uint32_t)(ip - base);                                                        \
+        matchs0 = base + idxs0;                                                             \
+        hlong[hl0] = cur;                                                                   \
+        hshort[hs0] = cur;                                                                  \
+        /* The repeat offset one byte ahead: at least one literal precedes                 \
+         * it, so Offset_Value 1 is r0 and nothing rotates. */                             \
+        if ((r0 > 0) & (xc_read32(ip + 1 - r0) == xc_read32(ip + 1))) {                    \
+            mlen = 4 + xc_zcount(ip + 1 + 4, ip + 1 + 4 - r0, iend);                        \
+            ip++;                                                                           \
+            xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);                \
+            goto stored;                                                                    \
+        }                                                                                   \
+        hl1 = xc_zhash(ip1, llog, 8);                                                       \
+        if (xc_zcand8(ip, base, idxl0, low + 1, (m))) {                                     \
+            mlen = 8 + xc_zcount(ip + 8, matchl0 + 8, iend);                                \
+            offset = (uint32_t)(ip - matchl0);                                              \
+            while ((ip > anchor) & (matchl0 > low_p) && ip[-1] == matchl0[-1]) {            \
+                ip--;                                                                       \
+                matchl0--;                                                                  \
+                mlen++;                                                                     \
+            }                                                                               \
+            goto found;                                                                     \
+        }                                                                                   \
+        idxl1 = hlong[hl1];                                                                 \
+        matchl1 = base + idxl1;                                                             \
+        if (xc_zcand4(ip, base, idxs0, low + 1, (m))) goto short_found;                    \
+    } while (0)
+
+        /* The stride grows by one every DFAST_STRIDE_STEP bytes without a
+         * match; then ip moves on to ip1 with the next position's long
+         * candidate, already loaded. */
+#define DFAST_NEXT()                                                                        \
+    do {                                                                                    \
+        if (ip1 >= next_step) {                                                             \
+            XC_PREFETCH(ip1 + 64);                                                          \
+            XC_PREFETCH(ip1 + 128);                                                         \
+            step++;                                                                         \
+            next_step += DFAST_STRIDE_STEP;                                                 \
+            if (skim) grown = 1;                                                            \
+        }                                                                                   \
+        ip = ip1;                                                                           \
+        ip1 += step;                                                                        \
+        hl0 = hl1;                                                                          \
+        idxl0 = idxl1;                                                                      \
+        matchl0 = matchl1;                                                                  \
+    } while (0)
+
+        /* With skimming, the masked search runs only while matches come:
+         * a block that has had none yet, or has just gone DFAST_STRIDE_STEP
+         * bytes without one (incompressible data), continues with the plain
+         * search, whose branches then predict well and which skips the
+         * loads of stale candidates, until its next match. */
+        if (skim && anchor == src) goto skim;
         do {
-            size_t const hs0 = xc_zhash(ip, slog, mls);
-            uint32_t const idxs0 = hshort[hs0];
-            cur = (uint32_t)(ip - base);
-            matchs0 = base + idxs0;
-            hlong[hl0] = cur;
-            hshort[hs0] = cur;
-
-            /* The repeat offset one byte ahead: at least one literal
-             * precedes it, so Offset_Value 1 is r0 and nothing rotates. */
-            if ((r0 > 0) & (xc_read32(ip + 1 - r0) == xc_read32(ip + 1))) {
-                mlen = 4 + xc_zcount(ip + 1 + 4, ip + 1 + 4 - r0, iend);
-                ip++;
-                xc_zput_seq(&out, (size_t)(ip - anchor), anchor, iend, 1, mlen);
-                goto stored;
-            }
-
-            hl1 = xc_zhash(ip1, llog, 8);
-
-            if (xc_zcand8(ip, base, idxl0, low + 1, masked)) {
-                mlen = 8 + xc_zcount(ip + 8, matchl0 + 8, iend);
-                offset = (uint32_t)(ip - matchl0);
-                while ((ip > anchor) & (matchl0 > low_p) && ip[-1] == matchl0[-1]) {
-                    ip--;
-                    matchl0--;
-                    mlen++;
-                }
-                goto found;
-            }
-
-            idxl1 = hlong[hl1];
-            matchl1 = base + idxl1;
-
-            if (xc_zcand4(ip, base, idxs0, low + 1, masked)) goto short_found;
-
-            if (ip1 >= next_step) {
-                XC_PREFETCH(ip1 + 64);
-                XC_PREFETCH(ip1 + 128);
-                step++;
-                next_step += DFAST_STRIDE_STEP;
-            }
-            ip = ip1;
-            ip1 += step;
-            hl0 = hl1;
-            idxl0 = idxl1;
-            matchl0 = matchl1;
+            int grown = 0;
+            DFAST_PROBE(masked);
+            DFAST_NEXT();
+            if (grown) goto skim;
         } while (ip1 <= ilimit);
         break;
+
+    skim:
+        while (ip1 <= ilimit) {
+            int grown = 0;
+            DFAST_PROBE(0);
+            DFAST_NEXT();
+            (void)grown;
+        }
+        break;
+#undef DFAST_PROBE
+#undef DFAST_NEXT
 
     short_found:
         /* Prefer a long match starting one byte later. */
@@ -197,21 +236,30 @@ XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_
     return (size_t)(iend - anchor);
 }
 
-XC_ZFINDER(dfast_4, dfast_body(ms, ss, rep, src, size, 4, 0))
-XC_ZFINDER(dfast_5, dfast_body(ms, ss, rep, src, size, 5, 0))
-XC_ZFINDER(dfast_6, dfast_body(ms, ss, rep, src, size, 6, 0))
-XC_ZFINDER(dfast_7, dfast_body(ms, ss, rep, src, size, 7, 0))
-XC_ZFINDER(dfast_4m, dfast_body(ms, ss, rep, src, size, 4, 1))
-XC_ZFINDER(dfast_5m, dfast_body(ms, ss, rep, src, size, 5, 1))
-XC_ZFINDER(dfast_6m, dfast_body(ms, ss, rep, src, size, 6, 1))
-XC_ZFINDER(dfast_7m, dfast_body(ms, ss, rep, src, size, 7, 1))
+XC_ZFINDER(dfast_4, dfast_body(ms, ss, rep, src, size, 4, 0, 0))
+XC_ZFINDER(dfast_5, dfast_body(ms, ss, rep, src, size, 5, 0, 0))
+XC_ZFINDER(dfast_6, dfast_body(ms, ss, rep, src, size, 6, 0, 0))
+XC_ZFINDER(dfast_7, dfast_body(ms, ss, rep, src, size, 7, 0, 0))
+XC_ZFINDER(dfast_4m, dfast_body(ms, ss, rep, src, size, 4, 1, 0))
+XC_ZFINDER(dfast_5m, dfast_body(ms, ss, rep, src, size, 5, 1, 0))
+XC_ZFINDER(dfast_6m, dfast_body(ms, ss, rep, src, size, 6, 1, 0))
+XC_ZFINDER(dfast_7m, dfast_body(ms, ss, rep, src, size, 7, 1, 0))
+XC_ZFINDER(dfast_4s, dfast_body(ms, ss, rep, src, size, 4, 1, 1))
+XC_ZFINDER(dfast_5s, dfast_body(ms, ss, rep, src, size, 5, 1, 1))
+XC_ZFINDER(dfast_6s, dfast_body(ms, ss, rep, src, size, 6, 1, 1))
+XC_ZFINDER(dfast_7s, dfast_body(ms, ss, rep, src, size, 7, 1, 1))
 
 static size_t finder_dfast(XC_ZFINDER_ARGS)
 {
-    /* [masked][min_match - 4] */
-    static const xc_zstd_block_fn copies[2][4] = {{dfast_4, dfast_5, dfast_6, dfast_7},
-                                                  {dfast_4m, dfast_5m, dfast_6m, dfast_7m}};
-    XC_ZFINDER_RUN(copies[ms->p.window_log < DFAST_MASKED_BELOW_WLOG], 4u, 7u);
+    /* [plain, masked, masked with skimming][min_match - 4] */
+    static const xc_zstd_block_fn copies[3][4] = {{dfast_4, dfast_5, dfast_6, dfast_7},
+                                                  {dfast_4m, dfast_5m, dfast_6m, dfast_7m},
+                                                  {dfast_4s, dfast_5s, dfast_6s, dfast_7s}};
+    unsigned const wlog = ms->p.window_log;
+    unsigned const kind = wlog <= DFAST_MASKED_UP_TO_WLOG                              ? 1
+                          : wlog >= DFAST_SKIM_FROM_WLOG && wlog < DFAST_MASKED_BELOW_WLOG ? 2
+                                                                                        : 0;
+    XC_ZFINDER_RUN(copies[kind], 4u, 7u);
 }
 
 #endif
