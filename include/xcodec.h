@@ -597,9 +597,10 @@ typedef enum {
  * XC_ZSTD_C_JOB_SIZE bytes, by default libzstd's 4 windows (at least 1 MiB;
  * with long-distance matching 8 cycles of the search tables, at least
  * 2 MiB), or, when the content size is known (one-shot, or pledged) and
- * long-distance matching is off, a sixteenth of the content if that is
- * smaller, but not less than 2 windows, 8 overlaps or 1 MiB: more jobs, so
- * that workers that finish at different times idle less at the end.  Each
+ * long-distance matching is off, a sixteenth of the content (an eighth at
+ * levels up to 4, whose jobs take even time) if that is smaller, but not
+ * less than 2 windows, 8 overlaps or 1 MiB: more jobs, so that workers
+ * that finish at different times idle less at the end.  Each
  * job is compressed on a thread of the context's pool, with the last bytes
  * of the input before it as history
  * (the overlap: 2^(window_log - 9 + OVERLAP_LOG) bytes; by default a

@@ -14,7 +14,8 @@
  * - a slow first job, which the jobs after it overtake: the same frame for
  *   every count of workers, and an output too small fails cleanly;
  * - the default job size: libzstd's when the content size is unknown, a
- *   sixteenth of a known content within its floor and that ceiling;
+ *   sixteenth (an eighth for fast and dfast) of a known content within
+ *   its floor and that ceiling;
  * - reset and free in the middle of a frame, errors mid-frame (a pledged
  *   size not met) leave no job behind (ASan and TSan watch it);
  * - the parameters' bounds and defaults are libzstd's;
@@ -278,8 +279,8 @@ static void test_slow_first_job(void **state)
 }
 
 /* The default job: libzstd's 4 windows without a content size, a
- * sixteenth of the content when that is smaller, never under 2 windows or
- * 8 overlaps; a job size set is kept. */
+ * sixteenth of the content (an eighth for fast and dfast) when that is
+ * smaller, never under 2 windows or 8 overlaps; a job size set is kept. */
 static void test_default_job_size(void **state)
 {
     (void)state;
@@ -294,6 +295,11 @@ static void test_default_job_size(void **state)
     assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)floor * 16), floor);
     assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)floor * 16 + 160), floor + 10);
     assert_int_equal(xc_zstd_mt_job_size(NULL, &p9, (uint64_t)floor * 4), floor);
+    /* dfast (level 3) takes an eighth of the content. */
+    xc_zstd_cparams const p3 = xc_zstd_level_params(3, XC_ZSTD_SIZE_UNKNOWN);
+    size_t const base3 = (size_t)4 << p3.window_log;
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p3, (uint64_t)base3 * 4), base3 / 2);
+    assert_int_equal(xc_zstd_mt_job_size(NULL, &p3, (uint64_t)base3 * 16), base3);
     /* Level 19 overlaps a whole window: 8 overlaps are over libzstd's job. */
     xc_zstd_cparams const p19 = xc_zstd_level_params(19, XC_ZSTD_SIZE_UNKNOWN);
     size_t const base19 = (size_t)4 << p19.window_log;
