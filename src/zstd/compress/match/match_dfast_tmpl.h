@@ -236,18 +236,16 @@ XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_
     return (size_t)(iend - anchor);
 }
 
-XC_ZFINDER(dfast_4, dfast_body(ms, ss, rep, src, size, 4, 0, 0))
-XC_ZFINDER(dfast_5, dfast_body(ms, ss, rep, src, size, 5, 0, 0))
-XC_ZFINDER(dfast_6, dfast_body(ms, ss, rep, src, size, 6, 0, 0))
-XC_ZFINDER(dfast_7, dfast_body(ms, ss, rep, src, size, 7, 0, 0))
-XC_ZFINDER(dfast_4m, dfast_body(ms, ss, rep, src, size, 4, 1, 0))
-XC_ZFINDER(dfast_5m, dfast_body(ms, ss, rep, src, size, 5, 1, 0))
-XC_ZFINDER(dfast_6m, dfast_body(ms, ss, rep, src, size, 6, 1, 0))
-XC_ZFINDER(dfast_7m, dfast_body(ms, ss, rep, src, size, 7, 1, 0))
-XC_ZFINDER(dfast_4s, dfast_body(ms, ss, rep, src, size, 4, 1, 1))
-XC_ZFINDER(dfast_5s, dfast_body(ms, ss, rep, src, size, 5, 1, 1))
-XC_ZFINDER(dfast_6s, dfast_body(ms, ss, rep, src, size, 6, 1, 1))
-XC_ZFINDER(dfast_7s, dfast_body(ms, ss, rep, src, size, 7, 1, 1))
+/* The four min_match copies of one kind of search. */
+#define DFAST_COPIES(sfx, masked, skim)                                                     \
+    XC_ZFINDER(dfast_4##sfx, dfast_body(ms, ss, rep, src, size, 4, masked, skim))           \
+    XC_ZFINDER(dfast_5##sfx, dfast_body(ms, ss, rep, src, size, 5, masked, skim))           \
+    XC_ZFINDER(dfast_6##sfx, dfast_body(ms, ss, rep, src, size, 6, masked, skim))           \
+    XC_ZFINDER(dfast_7##sfx, dfast_body(ms, ss, rep, src, size, 7, masked, skim))
+DFAST_COPIES(, 0, 0)
+DFAST_COPIES(m, 1, 0)
+DFAST_COPIES(s, 1, 1)
+#undef DFAST_COPIES
 
 static size_t finder_dfast(XC_ZFINDER_ARGS)
 {
