@@ -297,6 +297,7 @@ typedef struct {
     size_t ext_size;
     size_t ext_reach;
     int ext_overlap;
+    int ext_apart; /* the older segment is its own buffer, away from the output */
     uint8_t *oend;
     uintptr_t oend_w; /* sequences ending here or before may wildcopy */
     size_t oend_error;
@@ -330,7 +331,14 @@ XC_FORCE_INLINE size_t exec_seq(uint8_t *op, seq_exec *x, seq_t q)
                                   x->ext_overlap),
             CORRUPT);
         if (ml <= back) {
-            memmove(op, x->ext_end - back, ml);
+            /* All of it in the older segment.  Apart from the output and
+             * with a wildcopy's overshoot still inside it, it is copied as
+             * a match in the prefix is (records decoded with a dictionary
+             * take most of their matches from it); otherwise exactly. */
+            if (XC_LIKELY(x->ext_apart && back - ml >= XC_ZSTD_WILDCOPY))
+                wildcopy(op, x->ext_end - back, ml);
+            else
+                memmove(op, x->ext_end - back, ml);
             return total;
         }
         memmove(op, x->ext_end - back, back);
@@ -374,6 +382,12 @@ XC_FORCE_INLINE size_t xc_zseq_exec_body(xc_zstd_dctx *d, uint8_t *const ostart,
     x.ext_size = (size_t)(d->ext_end - d->ext_start);
     x.ext_reach = d->ext_reach;
     x.ext_overlap = d->ext_overlap;
+    /* A dictionary's content (or a prefix) in memory of its own: neither
+     * the window buffer's older part nor anywhere the block's output (with
+     * its wildcopy margin) can reach. */
+    x.ext_apart = !d->ext_overlap &&
+                  ((uintptr_t)d->ext_end <= (uintptr_t)ostart ||
+                   (uintptr_t)d->ext_start >= (uintptr_t)oend + XC_ZSTD_WILDCOPY);
     x.oend = oend;
     /* As an integer, so that no pointer is formed outside the buffer. */
     x.oend_w = (size_t)(oend - ostart) > XC_ZSTD_WILDCOPY ? (uintptr_t)oend - XC_ZSTD_WILDCOPY : 0;
