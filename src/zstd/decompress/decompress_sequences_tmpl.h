@@ -297,7 +297,7 @@ typedef struct {
     size_t ext_size;
     size_t ext_reach;
     int ext_overlap;
-    int ext_apart; /* the older segment is its own buffer, away from the output */
+    int ext_wild; /* a match wholly in the older segment may be wildcopied */
     uint8_t *oend;
     uintptr_t oend_w; /* sequences ending here or before may wildcopy */
     size_t oend_error;
@@ -331,11 +331,11 @@ XC_FORCE_INLINE size_t exec_seq(uint8_t *op, seq_exec *x, seq_t q)
                                   x->ext_overlap),
             CORRUPT);
         if (ml <= back) {
-            /* All of it in the older segment.  Apart from the output and
-             * with a wildcopy's overshoot still inside it, it is copied as
-             * a match in the prefix is (records decoded with a dictionary
-             * take most of their matches from it); otherwise exactly. */
-            if (XC_LIKELY(x->ext_apart && back - ml >= XC_ZSTD_WILDCOPY))
+            /* All of it in the older segment.  With a wildcopy's overshoot
+             * still inside it, it is copied as a match in the prefix is
+             * (records decoded with a dictionary take most of their matches
+             * from it); otherwise exactly. */
+            if (XC_LIKELY(x->ext_wild && back - ml >= XC_ZSTD_WILDCOPY))
                 wildcopy(op, x->ext_end - back, ml);
             else
                 memmove(op, x->ext_end - back, ml);
@@ -382,12 +382,15 @@ XC_FORCE_INLINE size_t xc_zseq_exec_body(xc_zstd_dctx *d, uint8_t *const ostart,
     x.ext_size = (size_t)(d->ext_end - d->ext_start);
     x.ext_reach = d->ext_reach;
     x.ext_overlap = d->ext_overlap;
-    /* A dictionary's content (or a prefix) in memory of its own: neither
-     * the window buffer's older part nor anywhere the block's output (with
-     * its wildcopy margin) can reach. */
-    x.ext_apart = !d->ext_overlap &&
-                  ((uintptr_t)d->ext_end <= (uintptr_t)ostart ||
-                   (uintptr_t)d->ext_start >= (uintptr_t)oend + XC_ZSTD_WILDCOPY);
+    /* Whether a match wholly in the older segment, with 32 bytes of it
+     * after the match, may be copied 16 bytes at a time with a wildcopy's
+     * overshoot: when the segment is the window buffer's older part, whose
+     * bytes in reach lie at least XC_ZSTD_WILDCOPY after the write position
+     * (xc_zstd_ext_in_reach(); the stream decoder keeps that margin), or a
+     * dictionary's content in memory the block's output and its margin do
+     * not reach. */
+    x.ext_wild = d->ext_overlap || (uintptr_t)d->ext_end <= (uintptr_t)ostart ||
+                 (uintptr_t)d->ext_start >= (uintptr_t)oend + XC_ZSTD_WILDCOPY;
     x.oend = oend;
     /* As an integer, so that no pointer is formed outside the buffer. */
     x.oend_w = (size_t)(oend - ostart) > XC_ZSTD_WILDCOPY ? (uintptr_t)oend - XC_ZSTD_WILDCOPY : 0;
