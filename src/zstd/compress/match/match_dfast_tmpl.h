@@ -52,7 +52,7 @@
  *   mask measured 0.93-0.97x. */
 #define DFAST_MASKED_UP_TO_WLOG 12u
 #define DFAST_SKIM_FROM_WLOG 16u
-#define DFAST_MASKED_BELOW_WLOG 21u
+#define DFAST_SKIM_BELOW_WLOG 21u
 
 XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_t rep[3],
                                   const uint8_t *const src, size_t const size, unsigned const mls,
@@ -140,7 +140,6 @@ XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_
             XC_PREFETCH(ip1 + 128);                                                         \
             step++;                                                                         \
             next_step += DFAST_STRIDE_STEP;                                                 \
-            if (skim) grown = 1;                                                            \
         }                                                                                   \
         ip = ip1;                                                                           \
         ip1 += step;                                                                        \
@@ -156,19 +155,17 @@ XC_FORCE_INLINE size_t dfast_body(xc_zmatch_state *ms, xc_zseqstore *ss, uint32_
          * loads of stale candidates, until its next match. */
         if (skim && anchor == src) goto skim;
         do {
-            int grown = 0;
             DFAST_PROBE(masked);
+            int const grows = skim && ip1 >= next_step;
             DFAST_NEXT();
-            if (grown) goto skim;
+            if (grows) goto skim;
         } while (ip1 <= ilimit);
         break;
 
     skim:
         while (ip1 <= ilimit) {
-            int grown = 0;
             DFAST_PROBE(0);
             DFAST_NEXT();
-            (void)grown;
         }
         break;
 #undef DFAST_PROBE
@@ -255,7 +252,7 @@ static size_t finder_dfast(XC_ZFINDER_ARGS)
                                                   {dfast_4s, dfast_5s, dfast_6s, dfast_7s}};
     unsigned const wlog = ms->p.window_log;
     unsigned const kind = wlog <= DFAST_MASKED_UP_TO_WLOG                              ? 1
-                          : wlog >= DFAST_SKIM_FROM_WLOG && wlog < DFAST_MASKED_BELOW_WLOG ? 2
+                          : wlog >= DFAST_SKIM_FROM_WLOG && wlog < DFAST_SKIM_BELOW_WLOG ? 2
                                                                                         : 0;
     XC_ZFINDER_RUN(copies[kind], 4u, 7u);
 }

@@ -246,9 +246,9 @@ XC_FORCE_INLINE size_t xc_zcount_back(const uint8_t *ip, const uint8_t *match, s
     return n;
 }
 
-/* Whether the 4 bytes at ip match those at candidate index idx, which
- * counts only inside the window (idx >= low).  Two ways to ask, the same
- * answer:
+/* Whether the first `width` bytes (4 or 8) at ip match those at candidate
+ * index idx, which counts only inside the window (idx >= low).  Two ways
+ * to ask, the same answer:
  * - masked: in small windows (small frames, a reused context) most slots
  *   hold older frames' positions, as good as random, and a branch on them
  *   mispredicts.  The index is chosen with a mask: a stale slot reads
@@ -258,8 +258,8 @@ XC_FORCE_INLINE size_t xc_zcount_back(const uint8_t *ip, const uint8_t *match, s
  * - branched: in large windows nearly every slot is live, the branch is
  *   always right, and the candidate's load starts without waiting for the
  *   comparison with low. */
-XC_FORCE_INLINE int xc_zcand4(const uint8_t *ip, const uint8_t *base, uint32_t idx, uint32_t low,
-                              int masked)
+XC_FORCE_INLINE int xc_zcand(const uint8_t *ip, const uint8_t *base, uint32_t idx, uint32_t low,
+                             int masked, unsigned width)
 {
     if (masked) {
         /* The index is selected with a mask, not a branch (which GCC
@@ -267,21 +267,25 @@ XC_FORCE_INLINE int xc_zcand4(const uint8_t *ip, const uint8_t *base, uint32_t i
          * test refuses it. */
         uint32_t const dead = (uint32_t)0 - (uint32_t)(idx < low);
         uint32_t const at = idx ^ ((idx ^ (uint32_t)(ip - base)) & dead);
+        if (width == 8) return ((xc_read64(ip) ^ xc_read64(base + at)) | (dead & 1)) == 0;
         return ((xc_read32(ip) ^ xc_read32(base + at)) | (dead & 1)) == 0;
     }
+    if (width == 8) return idx >= low && xc_read64(ip) == xc_read64(base + idx);
     return idx >= low && xc_read32(ip) == xc_read32(base + idx);
 }
 
-/* xc_zcand4() for 8 bytes: the long hash's candidate of dfast. */
+/* The 4-byte test of the fast finders and dfast's short table, and the
+ * 8-byte one of dfast's long table. */
+XC_FORCE_INLINE int xc_zcand4(const uint8_t *ip, const uint8_t *base, uint32_t idx, uint32_t low,
+                              int masked)
+{
+    return xc_zcand(ip, base, idx, low, masked, 4);
+}
+
 XC_FORCE_INLINE int xc_zcand8(const uint8_t *ip, const uint8_t *base, uint32_t idx, uint32_t low,
                               int masked)
 {
-    if (masked) {
-        uint32_t const dead = (uint32_t)0 - (uint32_t)(idx < low);
-        uint32_t const at = idx ^ ((idx ^ (uint32_t)(ip - base)) & dead);
-        return ((xc_read64(ip) ^ xc_read64(base + at)) | (dead & 1)) == 0;
-    }
-    return idx >= low && xc_read64(ip) == xc_read64(base + idx);
+    return xc_zcand(ip, base, idx, low, masked, 8);
 }
 
 /* Moves a match found at *ip back over the bytes before it that agree
